@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { isAssignedCountryCode } from '../countries.js';
+import { FEATURE_KEYS, PLAN_TIERS } from '../plans.js';
+import { IpAddressSchema, IpOrCidrSchema } from './ip.js';
+
+// The management API's shapes (spec sections 2.1-2.6 and 4): the daemon validates requests and the
+// client parses responses with these same schemas.
+
+export const ErrorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  message: z.string(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+export function successEnvelope<T extends z.ZodTypeAny>(data: T) {
+  return z.object({ success: z.literal(true), data, message: z.string().optional() });
+}
+
+export const MessageEnvelopeSchema = z.object({ success: z.literal(true), message: z.string() });
+
+// 2.2
+export const SiteInfoSchema = z.object({
+  connected: z.literal(true),
+  site_id: z.number().int(),
+  domain: z.string(),
+  plan_tier: z.enum(PLAN_TIERS),
+  waf_enabled: z.boolean(),
+  features: z.object(Object.fromEntries(FEATURE_KEYS.map((k) => [k, z.boolean()])) as Record<(typeof FEATURE_KEYS)[number], z.ZodBoolean>),
+});
+export type SiteInfo = z.infer<typeof SiteInfoSchema>;
+
+// 2.3
+export const ANALYTICS_PERIODS = ['24h', '7d', '30d', '90d'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+export const PERIOD_HOURS: Readonly<Record<AnalyticsPeriod, number>> = { '24h': 24, '7d': 168, '30d': 720, '90d': 2160 };
+
+export const AnalyticsQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('24h') });
+
+export const AnalyticsSchema = z.object({
+  period: z.enum(ANALYTICS_PERIODS),
+  total_requests: z.number().int().nonnegative(),
+  unique_visitors: z.number().int().nonnegative(),
+  requests_blocked: z.number().int().nonnegative(),
+  hourly_data: z.array(z.object({
+    hour: z.string(),
+    requests: z.number().int().nonnegative(),
+    blocked: z.number().int().nonnegative(),
+  })),
+});
+export type Analytics = z.infer<typeof AnalyticsSchema>;
+
+// 2.4
+const positiveIntFromQuery = z.coerce.number().int();
+
+export const WafLogsQuerySchema = z.object({
+  page: positiveIntFromQuery.min(1, 'must be 1 or more').default(1),
+  per_page: positiveIntFromQuery.min(10, 'must be between 10 and 100').max(100, 'must be between 10 and 100').default(50),
+  search: z.string().trim().max(256).optional(),
+});
+export type WafLogsQuery = z.infer<typeof WafLogsQuerySchema>;
+
+export const WafLogEntrySchema = z.object({
+  id: z.number().int(),
+  event_timestamp: z.string(),
+  client_ip: z.string(),
+  uri: z.string(),
+  waf_rule_id: z.string(),
+  group: z.string(),
+  host: z.string(),
+});
+export type WafLogEntry = z.infer<typeof WafLogEntrySchema>;
+
+export const PaginationSchema = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+
+export const WafLogsSchema = z.object({ logs: z.array(WafLogEntrySchema), pagination: PaginationSchema });
+export type WafLogs = z.infer<typeof WafLogsSchema>;
+
+// 2.5
+export const IP_LIST_TYPES = ['whitelist', 'blacklist'] as const;
+export type IpListType = (typeof IP_LIST_TYPES)[number];
+
+export const IpRuleSchema = z.object({ ip: z.string(), description: z.string(), added_at: z.string() });
+export type IpRule = z.infer<typeof IpRuleSchema>;
+export const IpRulesSchema = z.object({ whitelist: z.array(IpRuleSchema), blacklist: z.array(IpRuleSchema) });
+export type IpRules = z.infer<typeof IpRulesSchema>;
+
+export const AddIpRuleBodySchema = z.object({
+  ip: IpOrCidrSchema,
+  description: z.string().max(100, 'must be at most 100 characters').default(''),
+});
+export const DeleteIpRuleBodySchema = z.object({
+  ip: z.union([IpOrCidrSchema, IpAddressSchema]),
+  type: z.enum(IP_LIST_TYPES),
+});
+
+// 2.6
+export const GEO_MODES = ['whitelist', 'blacklist'] as const;
+const CountryCodeSchema = z.string().refine(isAssignedCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code' });
+
+export const GeoRulesSchema = z.object({
+  enabled: z.boolean(),
+  mode: z.enum(GEO_MODES),
+  countries: z.array(z.string()),
+});
+export type GeoRules = z.infer<typeof GeoRulesSchema>;
+
+export const PutGeoRulesBodySchema = z
+  .object({
+    enabled: z.boolean(),
+    mode: z.enum(GEO_MODES).optional(),
+    countries: z.array(CountryCodeSchema).max(1000).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.enabled) return;
+    if (body.mode === undefined) ctx.addIssue({ code: 'custom', path: ['mode'], message: 'is required when enabled is true' });
+    if (body.countries === undefined) ctx.addIssue({ code: 'custom', path: ['countries'], message: 'is required when enabled is true' });
+  });
+export type PutGeoRulesBody = z.infer<typeof PutGeoRulesBodySchema>;
+
+/** Upper-cased and de-duplicated, in first-seen order. */
+export function normaliseCountries(countries: readonly string[]): string[] {
+  return [...new Set(countries.map((c) => c.toUpperCase()))];
+}
