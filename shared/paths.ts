@@ -1,0 +1,45 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// Where wafctl keeps its data (DESIGN.md section 1): $WAFCTL_DATA_DIR, else $XDG_DATA_HOME/wafctl,
+// else ~/.local/share/wafctl. Every file name inside the data dir is decided here and nowhere else.
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.WAFCTL_DATA_DIR) return resolve(env.WAFCTL_DATA_DIR);
+  if (env.XDG_DATA_HOME) return resolve(env.XDG_DATA_HOME, 'wafctl');
+  return join(homedir(), '.local', 'share', 'wafctl');
+}
+
+export interface DataPaths {
+  dir: string;
+  config: string;
+  daemonConfig: string;
+  adminSocket: string;
+  pidFile: string;
+  log: string;
+  tlsDir: string;
+  caCert: string;
+  caKey: string;
+  serverCert: string;
+  serverKey: string;
+  eventsDir: string;
+}
+
+export function dataPaths(dataDir: string): DataPaths {
+  const dir = resolve(dataDir);
+  const tlsDir = join(dir, 'tls');
+  return {
+    dir,
+    config: join(dir, 'config.json'),
+    daemonConfig: join(dir, 'daemon.json'),
+    adminSocket: join(dir, 'wafctl.sock'),
+    pidFile: join(dir, 'wafctl.pid'),
+    log: join(dir, 'daemon.log'),
+    tlsDir,
+    caCert: join(tlsDir, 'ca.crt'),
+    caKey: join(tlsDir, 'ca.key'),
+    serverCert: join(tlsDir, 'server.crt'),
+    serverKey: join(tlsDir, 'server.key'),
+    eventsDir: join(dir, 'events'),
+  };
+}

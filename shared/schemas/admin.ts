@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { PLAN_TIERS } from '../plans.js';
+import { AccountViewSchema, TokenViewSchema } from './account.js';
+import { DomainSchema, OriginSchema } from './domain.js';
+import { SiteSchema } from './site.js';
+
+// Requests and answers of the admin socket (daemon/admin/ROUTES.md): the daemon validates bodies with
+// these, shared/admin-client.ts parses answers with them.
+
+const MAX_ALIASES = 100;
+
+const AliasesSchema = z.array(DomainSchema).max(MAX_ALIASES, `must have at most ${MAX_ALIASES} entries`);
+
+export const AddSiteBodySchema = z.object({
+  domain: DomainSchema,
+  origin: OriginSchema,
+  aliases: AliasesSchema.default([]),
+  plan: z.enum(PLAN_TIERS).default('free'),
+}).strict();
+export type AddSiteBody = z.input<typeof AddSiteBodySchema>;
+
+export const UpdateSiteBodySchema = z.object({
+  origin: OriginSchema.optional(),
+  plan: z.enum(PLAN_TIERS).optional(),
+  aliases: AliasesSchema.optional(),
+}).strict().refine((b) => b.origin !== undefined || b.plan !== undefined || b.aliases !== undefined, {
+  message: 'must set at least one of origin, plan, aliases',
+});
+export type UpdateSiteBody = z.input<typeof UpdateSiteBodySchema>;
+
+export const SetAccountBodySchema = z.object({ api_access: z.boolean() }).strict();
+
+export const CreateTokenBodySchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+}).strict();
+
+export const TokenIdParamSchema = z.coerce.number().int().positive();
+
+export const SiteWithKeySchema = z.object({ site: SiteSchema, api_key: z.string() });
+export const ApiKeySchema = z.object({ api_key: z.string() });
+export const CreatedTokenSchema = z.object({ id: z.number().int(), name: z.string(), token: z.string(), created_at: z.string() });
+export const RevokedTokenSchema = z.object({ id: z.number().int(), revoked: z.literal(true) });
+
+export const DemoInfoSchema = z.object({
+  domain: z.string(),
+  origin: z.string(),
+  /** Ready-to-paste commands that reach the demo site through the edge. */
+  try: z.array(z.string()),
+});
+export type DemoInfo = z.infer<typeof DemoInfoSchema>;
+
+export const DaemonStatusSchema = z.object({
+  pid: z.number().int(),
+  version: z.string(),
+  started_at: z.string(),
+  uptime_s: z.number(),
+  data_dir: z.string(),
+  ports: z.object({ edge: z.number().int(), edge_tls: z.number().int(), api: z.number().int() }),
+  api_url: z.string(),
+  ca_file: z.string().nullable(),
+  admin_socket: z.string(),
+  sites: z.number().int(),
+  crs: z.object({ found: z.boolean(), dir: z.string() }),
+  workers: z.number().int(),
+  demo: DemoInfoSchema.nullable(),
+});
+export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
+
+export const ReloadedSchema = z.object({ reloaded: z.literal(true) });
+export const StoppingSchema = z.object({ stopping: z.literal(true) });
+
+export { AccountViewSchema, SiteSchema, TokenViewSchema };

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { PLAN_TIERS } from '../plans.js';
+import { GeoRulesSchema, IpRulesSchema } from './management-api.js';
+
+// A protected site as the config store holds it, and the view of it the admin socket returns.
+
+export const SITE_STATUSES = ['active', 'inactive', 'deleted'] as const;
+export type SiteStatus = (typeof SITE_STATUSES)[number];
+
+export const WAF_MODES = ['on', 'detect', 'off'] as const;
+export const BLOCK_RESPONSES = ['403', '404', 'drop'] as const;
+export const BOT_CHALLENGES = ['off', 'js'] as const;
+
+const Timestamp = z.iso.datetime();
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
+
+// Protection settings (spec section 1, configured from the dashboard = the admin socket).
+export const RateLimitRuleSchema = z.object({
+  path: z.string().min(1).max(1024),
+  per_minute: z.number().int().min(1).max(1_000_000),
+});
+export const ProtectedPageSchema = z.object({
+  path: z.string().min(1).max(1024),
+  allow: z.array(z.string()),
+});
+export const ProtectionSchema = z.object({
+  waf: z.object({
+    mode: z.enum(WAF_MODES),
+    paranoia: z.number().int().min(1).max(4),
+    inbound_threshold: z.number().int().min(1),
+    outbound_threshold: z.number().int().min(1),
+    groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
+  }),
+  block_response: z.enum(BLOCK_RESPONSES),
+  rate_limits: z.array(RateLimitRuleSchema),
+  protected_pages: z.array(ProtectedPageSchema),
+  bot: z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES) }),
+});
+export type Protection = z.infer<typeof ProtectionSchema>;
+
+export function defaultProtection(): Protection {
+  return {
+    waf: { mode: 'on', paranoia: 1, inbound_threshold: 5, outbound_threshold: 4, groups: { cms: true, crs: true } },
+    block_response: '403',
+    rate_limits: [],
+    protected_pages: [],
+    bot: { enabled: false, challenge: 'off' },
+  };
+}
+
+export const StoredSiteSchema = z.object({
+  id: z.number().int().positive(),
+  account_id: z.number().int().positive(),
+  domain: z.string().min(1),
+  aliases: z.array(z.string().min(1)),
+  origin: z.string().url(),
+  plan: z.enum(PLAN_TIERS),
+  status: z.enum(SITE_STATUSES),
+  /** SHA-256 of the site API key; the clear key is never stored. */
+  key_hash: Sha256Hex.nullable(),
+  key_created_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  ip_rules: IpRulesSchema,
+  /** null until configured: GET /geo-rules answers 404 no_settings. */
+  geo_rules: GeoRulesSchema.nullable(),
+  protection: ProtectionSchema,
+});
+export type StoredSite = z.infer<typeof StoredSiteSchema>;
+
+/** What the admin socket shows: never a key or its hash. */
+export const SiteSchema = z.object({
+  id: z.number().int(),
+  domain: z.string(),
+  aliases: z.array(z.string()),
+  origin: z.string(),
+  plan: z.enum(PLAN_TIERS),
+  status: z.enum(SITE_STATUSES),
+  has_key: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Site = z.infer<typeof SiteSchema>;
+
+export function siteView(site: StoredSite): Site {
+  return {
+    id: site.id,
+    domain: site.domain,
+    aliases: [...site.aliases],
+    origin: site.origin,
+    plan: site.plan,
+    status: site.status,
+    has_key: site.key_hash !== null,
+    created_at: site.created_at,
+    updated_at: site.updated_at,
+  };
+}
+
+export { Sha256Hex as Sha256HexSchema, Timestamp as TimestampSchema };
