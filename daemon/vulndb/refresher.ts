@@ -1,0 +1,111 @@
+// Optional periodic refresh of the database from a URL (the daemon setting). A refresh is an
+// ordinary import: a failure keeps the old database and is remembered for `vulndb status`;
+// the next attempt is simply the next interval. The timer never keeps the process alive.
+
+import type { VulnDbImportResult } from '../../shared/schemas/vulndb.js';
+import type { VulnImportOptions } from './vulndb.js';
+
+export interface RefreshOptions {
+  url: string;
+  intervalMs: number;
+  /** Delay before the first run (default: one interval). */
+  initialDelayMs?: number;
+  /** Bearer key for the v3 feed. */
+  apiKey?: string;
+  /** Called after every attempt (for the daemon log). */
+  onResult?: (result: { ok: true; result: VulnDbImportResult } | { ok: false; error: Error }) => void;
+  runImport: (url: string, opts: VulnImportOptions) => Promise<VulnDbImportResult>;
+}
+
+export interface RefreshStatus {
+  url: string;
+  interval_s: number;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  next_at: string | null;
+}
+
+export const MIN_REFRESH_INTERVAL_MS = 1000;
+
+export class Refresher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private controller: AbortController | null = null;
+  private stopped = false;
+  private lastAttemptAt: string | null = null;
+  private lastSuccessAt: string | null = null;
+  private lastError: string | null = null;
+  private nextAt: number | null = null;
+
+  constructor(private readonly opts: RefreshOptions) {
+    if (!Number.isFinite(opts.intervalMs) || opts.intervalMs < MIN_REFRESH_INTERVAL_MS) {
+      throw new RangeError(`the refresh interval must be at least ${MIN_REFRESH_INTERVAL_MS} ms`);
+    }
+    const u = new URL(opts.url); // throws on a malformed URL
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RangeError('the refresh URL must be http(s)');
+  }
+
+  start(): void {
+    this.schedule(this.opts.initialDelayMs ?? this.opts.intervalMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.nextAt = null;
+    this.controller?.abort();
+  }
+
+  /** One attempt now; concurrent callers share the attempt in flight. Never rejects: see status(). */
+  runOnce(): Promise<void> {
+    this.running ??= this.attempt().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  status(): RefreshStatus {
+    return {
+      url: redact(this.opts.url),
+      interval_s: Math.round(this.opts.intervalMs / 1000),
+      last_attempt_at: this.lastAttemptAt,
+      last_success_at: this.lastSuccessAt,
+      last_error: this.lastError,
+      next_at: this.nextAt === null ? null : new Date(this.nextAt).toISOString(),
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.nextAt = Date.now() + delayMs;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.runOnce().then(() => this.schedule(this.opts.intervalMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async attempt(): Promise<void> {
+    this.lastAttemptAt = new Date().toISOString();
+    this.controller = new AbortController();
+    try {
+      const result = await this.opts.runImport(this.opts.url, { apiKey: this.opts.apiKey, signal: this.controller.signal });
+      this.lastSuccessAt = new Date().toISOString();
+      this.lastError = null;
+      this.opts.onResult?.({ ok: true, result });
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.lastError = error.message;
+      this.opts.onResult?.({ ok: false, error });
+    } finally {
+      this.controller = null;
+    }
+  }
+}
+
+function redact(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}

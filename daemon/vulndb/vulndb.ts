@@ -1,0 +1,121 @@
+// The module's front door: open a vulndb directory, import a feed into it, report its status,
+// answer checks. One VulnDb per directory and process; imports run one at a time, and a new
+// generation replaces the live one only once it is complete and on disk.
+
+import {
+  VulnCheckRequestSchema,
+  type VulnCheckRequest,
+  type VulnCheckResponse,
+  type VulnDbImportResult,
+  type VulnDbStatus,
+} from '../../shared/schemas/vulndb.js';
+import { describeIssues } from '../../shared/schemas/issues.js';
+import { checkRequest } from './check.js';
+import { openFeed, type FeedSourceInput, type FeedSourceOptions } from './feed-source.js';
+import { currentGeneration, publishGeneration, removeStale } from './generation-store.js';
+import { buildGeneration, type ImportOptions } from './importer.js';
+import { LoadedGeneration } from './loaded-generation.js';
+import { Refresher, type RefreshOptions } from './refresher.js';
+import { VulnDbError } from './vulndb-error.js';
+
+export type VulnImportOptions = ImportOptions & FeedSourceOptions;
+
+/** A parse result: a block is a return value (DESIGN.md house rule 2). */
+export type ParsedCheckRequest = { ok: true; request: VulnCheckRequest } | { ok: false; message: string; errors: string[] };
+
+export class VulnDb {
+  private live: LoadedGeneration | null;
+  private importing = false;
+  private refresher: Refresher | null = null;
+
+  private constructor(
+    readonly dir: string,
+    live: LoadedGeneration | null,
+  ) {
+    this.live = live;
+  }
+
+  /** Opens (or starts) the database in `dir`: loads the live generation if any, removes leftovers of crashed imports. */
+  static async open(dir: string): Promise<VulnDb> {
+    const genDir = await currentGeneration(dir);
+    await removeStale(dir, genDir);
+    return new VulnDb(dir, genDir === null ? null : await LoadedGeneration.load(genDir));
+  }
+
+  /**
+   * Streams a feed from a file path, an http(s) URL or a Readable into a new generation and
+   * swaps it in. Throws VulnDbError (the database unchanged) on a bad source, a truncated or
+   * malformed document, a feed with no valid record, or when another import is running.
+   */
+  async import(source: FeedSourceInput, opts: VulnImportOptions = {}): Promise<VulnDbImportResult> {
+    if (this.importing) throw new VulnDbError('import_in_progress', 'another import is running on this vulnerability database');
+    this.importing = true;
+    try {
+      const feed = await openFeed(source, opts);
+      const built = await buildGeneration(this.dir, feed, opts);
+      let genDir: string;
+      try {
+        genDir = await publishGeneration(this.dir, built.importDir);
+      } catch (err) {
+        await removeStale(this.dir, (await currentGeneration(this.dir)) ?? null);
+        throw err;
+      }
+      const next = await LoadedGeneration.load(genDir);
+      const previous = this.live;
+      this.live = next; // checks are synchronous, so none is running on `previous` now
+      previous?.close();
+      await removeStale(this.dir, genDir);
+      return { status: this.status(), skipped_sample: built.skippedSample };
+    } finally {
+      this.importing = false;
+    }
+  }
+
+  status(): VulnDbStatus {
+    const refresh = this.refresher?.status();
+    if (this.live === null) return { loaded: false, ...(refresh ? { refresh } : {}) };
+    const { defiant: _defiant, ...meta } = this.live.meta;
+    return { loaded: true, ...meta, ...(refresh ? { refresh } : {}) };
+  }
+
+  /** Validates and normalises a request body (422 `validation_error` material on failure). */
+  parseCheckRequest(body: unknown): ParsedCheckRequest {
+    return parseCheckRequest(body);
+  }
+
+  /** Answers a parsed request. Synchronous on purpose: see loaded-generation.ts. */
+  check(req: VulnCheckRequest, now: Date = new Date()): VulnCheckResponse {
+    return checkRequest(this.live, req, now);
+  }
+
+  /** Refreshes from a URL every `intervalMs` (first run after `initialDelayMs`); replaces any running refresher. */
+  startRefresh(opts: Omit<RefreshOptions, 'runImport'>): void {
+    this.refresher?.stop();
+    this.refresher = new Refresher({ ...opts, runImport: (url, o) => this.import(url, o) });
+    this.refresher.start();
+  }
+
+  stopRefresh(): void {
+    this.refresher?.stop();
+    this.refresher = null;
+  }
+
+  /** Runs one refresh now (the `wafctl vulndb refresh` shape); resolves when it has finished. */
+  refreshNow(): Promise<void> {
+    if (this.refresher === null) return Promise.reject(new VulnDbError('invalid_source', 'no refresh URL is configured'));
+    return this.refresher.runOnce();
+  }
+
+  close(): void {
+    this.stopRefresh();
+    this.live?.close();
+    this.live = null;
+  }
+}
+
+export function parseCheckRequest(body: unknown): ParsedCheckRequest {
+  const parsed = VulnCheckRequestSchema.safeParse(body);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const errors = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(body)'}: ${i.message}`);
+  return { ok: false, message: describeIssues(parsed.error), errors };
+}
