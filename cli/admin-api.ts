@@ -1,0 +1,77 @@
+// What the CLI needs from the daemon's admin socket (daemon/admin/ROUTES.md), as an interface so
+// commands can be tested with an in-memory fake and run for real over shared/admin-client.ts.
+// Every method throws an error with a table `code` (shared/errors.ts) on failure; an absent daemon
+// is `daemon_unreachable`.
+
+export interface SiteView {
+  id: number;
+  domain: string;
+  aliases: string[];
+  origin: string;
+  plan: string;
+  status: 'active' | 'inactive' | 'deleted';
+  has_key: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DaemonStatusView {
+  pid: number;
+  version: string;
+  started_at: string;
+  uptime_s: number;
+  data_dir: string;
+  ports: { edge: number; edge_tls: number; api: number };
+  api_url: string;
+  ca_file: string | null;
+  admin_socket: string;
+  sites: number;
+  crs: { found: boolean; dir: string };
+  workers: number;
+  demo?: { domain: string; origin: string; try: string[] } | null;
+}
+
+export interface TokenListItem {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface AccountView {
+  id: number;
+  name: string;
+  api_access: boolean;
+}
+
+export interface NewSite {
+  domain: string;
+  origin: string;
+  aliases?: string[];
+  plan?: string;
+}
+
+export interface SiteChanges {
+  origin?: string;
+  plan?: string;
+  aliases?: string[];
+}
+
+export interface AdminApi {
+  status(): Promise<DaemonStatusView>;
+  reload(): Promise<{ reloaded: true }>;
+  listSites(options?: { all?: boolean }): Promise<SiteView[]>;
+  addSite(site: NewSite): Promise<{ site: SiteView; api_key: string }>;
+  getSite(domain: string): Promise<SiteView>;
+  updateSite(domain: string, changes: SiteChanges): Promise<SiteView>;
+  disableSite(domain: string): Promise<SiteView>;
+  enableSite(domain: string): Promise<SiteView>;
+  deleteSite(domain: string): Promise<SiteView>;
+  /** Generates the site's key, or replaces it (the old one stops working at once). */
+  newSiteKey(domain: string): Promise<{ api_key: string }>;
+  getAccount(): Promise<AccountView>;
+  setApiAccess(enabled: boolean): Promise<AccountView>;
+  listTokens(): Promise<TokenListItem[]>;
+  createToken(name: string): Promise<{ id: number; name: string; token: string; created_at: string }>;
+  revokeToken(id: number): Promise<{ id: number; revoked: true }>;
+}

@@ -1,0 +1,17 @@
+// wafctl daemon status: what the running daemon says about itself over the admin socket.
+import type { Command } from 'commander';
+import { withContext, type CommandDeps } from '../../context.js';
+import { statusFields } from './status-fields.js';
+
+export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
+  daemon
+    .command('status')
+    .description('show pid, version, uptime, ports, data dir, api_url, ca_file, sites and the Core Rule Set')
+    .addHelpText('after', '\nExample:\n  wafctl daemon status --json\n')
+    .action(
+      withContext(deps, async (ctx) => {
+        const status = await ctx.admin().status();
+        ctx.out.fields(statusFields(status), status);
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+// How a site reads for a human: one table row (site list) or a field block (show, add, set...).
+import type { SiteView } from '../../admin-api.js';
+import type { Style } from '../../style.js';
+import type { Column } from '../../table.js';
+
+function paintStatus(text: string, style: Style): string {
+  if (text === 'active') return style.green(text);
+  if (text === 'deleted') return style.red(text);
+  return style.yellow(text);
+}
+
+export const siteColumns: Column<SiteView>[] = [
+  { header: 'ID', value: (s) => String(s.id), align: 'right' },
+  { header: 'DOMAIN', value: (s) => s.domain },
+  { header: 'ORIGIN', value: (s) => s.origin },
+  { header: 'PLAN', value: (s) => s.plan },
+  { header: 'STATUS', value: (s) => s.status, paint: paintStatus },
+  { header: 'KEY', value: (s) => (s.has_key ? 'yes' : 'no') },
+  { header: 'ALIASES', value: (s) => s.aliases.join(',') || '-' },
+];
+
+export function siteFields(site: SiteView): Array<[string, string]> {
+  return [
+    ['id', String(site.id)],
+    ['domain', site.domain],
+    ['aliases', site.aliases.join(', ') || '-'],
+    ['origin', site.origin],
+    ['plan', site.plan],
+    ['status', site.status],
+    ['api key', site.has_key ? 'set (only its hash is stored)' : 'none (create one with `wafctl site key ' + site.domain + '`)'],
+    ['created', site.created_at],
+    ['updated', site.updated_at],
+  ];
+}

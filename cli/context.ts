@@ -1,0 +1,99 @@
+// What every command is handed: its I/O, the global options, and the clients it may use. Commands
+// never call fetch, fs or process themselves (DESIGN.md house rule 5); everything comes from here.
+import type { Command } from 'commander';
+import type { ApiClient } from '../shared/api-client/index.js';
+import type { ProfileFile, Profile, ResolvedProfile } from '../shared/profile.js';
+import type { AdminApi } from './admin-api.js';
+import { CliError } from './cli-error.js';
+import type { DaemonControl } from './daemon-control.js';
+import type { Io } from './io.js';
+import { Output, type GlobalOptions } from './output.js';
+
+export interface Profiles {
+  readonly path: string;
+  load(): Promise<ProfileFile>;
+  save(site: string, profile: Profile, options?: { makeCurrent?: boolean }): Promise<void>;
+  resolve(flags: { site?: string; server?: string }): Promise<ResolvedProfile>;
+}
+
+export interface CaCheck {
+  /** Throws a clear error unless `path` is a readable PEM certificate file; returns its absolute path. */
+  (path: string): Promise<string>;
+}
+
+export interface CommandDeps {
+  io: Io;
+  version: string;
+  /** The data dir used when --data-dir is absent ($WAFCTL_DATA_DIR, XDG, ~/.local/share/wafctl). */
+  defaultDataDir(): string;
+  /** An admin socket client for a data dir; nothing connects until the first call. */
+  admin(dataDir: string): AdminApi;
+  daemon: DaemonControl;
+  profiles: Profiles;
+  /** A management API client (issue 4's commands). */
+  apiClient(options: { server: string; key?: string; token?: string; caFile?: string }): Promise<ApiClient>;
+  checkCaFile: CaCheck;
+}
+
+export class CommandContext {
+  readonly globals: GlobalOptions;
+  readonly out: Output;
+
+  constructor(
+    readonly deps: CommandDeps,
+    command: Command,
+  ) {
+    const all = command.optsWithGlobals() as Partial<GlobalOptions>;
+    this.globals = {
+      json: Boolean(all.json),
+      quiet: Boolean(all.quiet),
+      verbose: Boolean(all.verbose),
+      color: all.color !== false,
+      dataDir: all.dataDir,
+      server: all.server,
+      site: all.site,
+    };
+    this.out = new Output(deps.io, this.globals);
+  }
+
+  get io(): Io {
+    return this.deps.io;
+  }
+
+  dataDir(): string {
+    return this.globals.dataDir ?? this.deps.defaultDataDir();
+  }
+
+  admin(): AdminApi {
+    return this.deps.admin(this.dataDir());
+  }
+
+  /**
+   * A management API client for the site the flags, environment and login profile name
+   * (--site, --server, WAFCTL_*, ~/.config/wafctl/config.json, in that order).
+   */
+  async api(): Promise<ApiClient> {
+    const resolved = await this.deps.profiles.resolve({ site: this.globals.site, server: this.globals.server });
+    if (!resolved.server || !resolved.key) {
+      const missing = !resolved.server ? 'no management API server' : `no API key for ${resolved.site ?? 'any site'}`;
+      throw new CliError('not_logged_in', `${missing} is configured`, {
+        hint: 'run `wafctl login --site DOMAIN --key KEY [--server URL]`, or set WAFCTL_SERVER and WAFCTL_KEY',
+      });
+    }
+    return this.deps.apiClient({ server: resolved.server, key: resolved.key, token: resolved.token, caFile: resolved.ca });
+  }
+}
+
+/**
+ * Adapts a command handler to commander's action signature `(...args, options, command)`:
+ * the handler gets a fresh context and the positional arguments and options.
+ */
+export function withContext<Args extends unknown[]>(
+  deps: CommandDeps,
+  handler: (ctx: CommandContext, ...args: Args) => Promise<void>,
+): (...params: unknown[]) => Promise<void> {
+  return async (...params: unknown[]) => {
+    const command = params[params.length - 1] as Command;
+    await handler(new CommandContext(deps, command), ...(params.slice(0, -1) as Args));
+  };
+}

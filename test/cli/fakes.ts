@@ -1,0 +1,183 @@
+// In-memory stand-ins for the daemon, for unit tests of the commands only. The real thing is
+// exercised by test/cli/process.test.ts and test/e2e/.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../../shared/api-client/index.js';
+import { ProfileStore } from '../../shared/profile.js';
+import type { AdminApi, DaemonStatusView, NewSite, SiteChanges, SiteView, TokenListItem } from '../../cli/admin-api.js';
+import type { CommandDeps } from '../../cli/context.js';
+import type { DaemonControl, StartResult, StopResult } from '../../cli/daemon-control.js';
+import { recordingIo, type RecordingIo } from '../../cli/io.js';
+
+export class CodedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const STATUS: DaemonStatusView = {
+  pid: 4242,
+  version: '0.1.0',
+  started_at: '2026-11-22T05:00:00.000Z',
+  uptime_s: 3725,
+  data_dir: '/tmp/data',
+  ports: { edge: 8080, edge_tls: 8443, api: 9443 },
+  api_url: 'https://127.0.0.1:9443',
+  ca_file: '/tmp/data/tls/ca.crt',
+  admin_socket: '/tmp/data/wafctl.sock',
+  sites: 0,
+  crs: { found: true, dir: '/usr/share/modsecurity-crs/rules' },
+  workers: 1,
+  demo: null,
+};
+
+export class FakeAdmin implements AdminApi {
+  running = true;
+  sites: SiteView[] = [];
+  tokens: Array<TokenListItem & { token: string }> = [];
+  apiAccess = false;
+  private keyCounter = 0;
+
+  private check(): void {
+    if (!this.running) throw new CodedError('daemon_unreachable', 'no daemon at /tmp/data/wafctl.sock');
+  }
+  private find(domain: string): SiteView {
+    const site = this.sites.find((s) => s.domain === domain);
+    if (!site) throw new CodedError('not_found', `no site ${domain}`);
+    return site;
+  }
+  private key(): string {
+    return String(++this.keyCounter).padStart(64, 'k');
+  }
+  async status() {
+    this.check();
+    return { ...STATUS, sites: this.sites.length };
+  }
+  async reload() {
+    this.check();
+    return { reloaded: true as const };
+  }
+  async listSites(options: { all?: boolean } = {}) {
+    this.check();
+    return this.sites.filter((s) => options.all || s.status !== 'deleted');
+  }
+  async addSite(site: NewSite) {
+    this.check();
+    if (this.sites.some((s) => s.domain === site.domain)) throw new CodedError('duplicate', `site ${site.domain} already exists`);
+    const added: SiteView = {
+      id: this.sites.length + 1,
+      domain: site.domain,
+      aliases: site.aliases ?? [],
+      origin: site.origin,
+      plan: site.plan ?? 'free',
+      status: 'active',
+      has_key: true,
+      created_at: '2026-11-22T05:00:00.000Z',
+      updated_at: '2026-11-22T05:00:00.000Z',
+    };
+    this.sites.push(added);
+    return { site: added, api_key: this.key() };
+  }
+  async getSite(domain: string) {
+    this.check();
+    return this.find(domain);
+  }
+  async updateSite(domain: string, changes: SiteChanges) {
+    this.check();
+    return Object.assign(this.find(domain), changes);
+  }
+  async disableSite(domain: string) {
+    return Object.assign(await this.getSite(domain), { status: 'inactive' as const });
+  }
+  async enableSite(domain: string) {
+    return Object.assign(await this.getSite(domain), { status: 'active' as const });
+  }
+  async deleteSite(domain: string) {
+    return Object.assign(await this.getSite(domain), { status: 'deleted' as const });
+  }
+  async newSiteKey(domain: string) {
+    Object.assign(await this.getSite(domain), { has_key: true });
+    return { api_key: this.key() };
+  }
+  async getAccount() {
+    this.check();
+    return { id: 1, name: 'default', api_access: this.apiAccess };
+  }
+  async setApiAccess(enabled: boolean) {
+    this.check();
+    this.apiAccess = enabled;
+    return this.getAccount();
+  }
+  async listTokens() {
+    this.check();
+    return this.tokens.map(({ token: _token, ...view }) => view);
+  }
+  async createToken(name: string) {
+    this.check();
+    const created = { id: this.tokens.length + 1, name, created_at: '2026-11-22T05:00:00.000Z', last_used_at: null, token: 't'.repeat(48) };
+    this.tokens.push(created);
+    return { id: created.id, name, token: created.token, created_at: created.created_at };
+  }
+  async revokeToken(id: number) {
+    this.check();
+    if (!this.tokens.some((t) => t.id === id)) throw new CodedError('not_found', `no token ${id}`);
+    this.tokens = this.tokens.filter((t) => t.id !== id);
+    return { id, revoked: true as const };
+  }
+}
+
+export class FakeDaemon implements DaemonControl {
+  calls: Array<{ verb: string; argv?: string[]; dataDir?: string }> = [];
+  startResult: StartResult = { ok: true, status: STATUS };
+  stopResult: StopResult = { ok: true, pid: 4242 };
+  foregroundCode = 0;
+  async startInBackground(argv: string[], options: { dataDir: string }) {
+    this.calls.push({ verb: 'start', argv, dataDir: options.dataDir });
+    return this.startResult;
+  }
+  async runInForeground(argv: string[]) {
+    this.calls.push({ verb: 'foreground', argv });
+    return this.foregroundCode;
+  }
+  async stop(options: { dataDir: string }) {
+    this.calls.push({ verb: 'stop', dataDir: options.dataDir });
+    return this.stopResult;
+  }
+}
+
+export interface Harness {
+  io: RecordingIo;
+  admin: FakeAdmin;
+  daemon: FakeDaemon;
+  deps: CommandDeps;
+  adminDataDirs: string[];
+}
+
+export function harness(env: Record<string, string> = {}, ioOptions: { isTTY?: boolean; columns?: number } = {}): Harness {
+  const home = mkdtempSync(join(tmpdir(), 'wafctl-cli-'));
+  const io = recordingIo({ ...ioOptions, env: { HOME: home, ...env } });
+  const admin = new FakeAdmin();
+  const daemon = new FakeDaemon();
+  const adminDataDirs: string[] = [];
+  const deps: CommandDeps = {
+    io,
+    version: '9.9.9-test',
+    defaultDataDir: () => '/default/data',
+    admin: (dataDir) => {
+      adminDataDirs.push(dataDir);
+      return admin;
+    },
+    daemon,
+    profiles: new ProfileStore(io.env),
+    apiClient: (options) => ApiClient.withCaFile(options),
+    checkCaFile: async (path) => {
+      if (path.includes('missing')) throw new CodedError('invalid_ca', `cannot read ${path}`);
+      return path;
+    },
+  };
+  return { io, admin, daemon, deps, adminDataDirs };
+}
