@@ -84,7 +84,7 @@ describe('API listener frame', () => {
   it('fetch over plain http sees the same 400', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/connect`);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('https_required');
+    expect(((await res.json()) as { error: string }).error).toBe('https_required');
   });
 
   it('validation, bad JSON, an empty JSON body and table errors use the envelope', async () => {
