@@ -76,11 +76,19 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
     throw new VulnDbError('fetch_failed', `fetching ${label} answered HTTP ${response.status}${hint}`);
   }
   return {
-    stream: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>),
+    stream: webBytes(response.body),
     source: label,
     kind: 'url',
     ...hintsFromPath(url.pathname),
   };
+}
+
+/**
+ * Iterates a fetch body as Buffers. (Readable.fromWeb re-throws a mid-body socket error as an
+ * uncaught exception besides rejecting the reader; direct iteration only rejects.)
+ */
+async function* webBytes(body: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
+  for await (const chunk of body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** The variant as the Wordfence API paths spell it: `/api/intelligence/v3/vulnerabilities/production`. */
