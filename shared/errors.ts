@@ -25,6 +25,8 @@ export const ERRORS = {
   // Ingestion API (spec 5): a missing, malformed, revoked or unknown token, or an account without API access.
   invalid_token: { status: 401, message: 'The bearer token is missing, malformed, revoked or unknown.' },
   api_access_disabled: { status: 401, message: 'API access is disabled for this account.' },
+  // Admin socket: `reload` found config.json or daemon.json unusable and kept the running config.
+  config_invalid: { status: 422, message: 'The configuration file is invalid; the running configuration was kept.' },
   // Server side: details are logged, never sent.
   internal_error: { status: 500, message: 'Internal error; the daemon log has the details.' },
   shutting_down: { status: 503, message: 'The daemon is shutting down.' },

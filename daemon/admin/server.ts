@@ -1,0 +1,77 @@
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { installEnvelope } from '../api/envelope.js';
+import type { AdminDependencies } from './dependencies.js';
+import { accountRoutes } from './routes/account.js';
+import { daemonRoutes } from './routes/daemon.js';
+import { siteRoutes } from './routes/sites.js';
+
+// The admin socket: the local "dashboard" (DESIGN.md section 1), fastify on a unix socket in the
+// data dir. Access is by file permission (0600, like Docker's socket), so there is no other auth.
+
+/** Linux's limit for sun_path, less the terminating NUL. */
+export const MAX_SOCKET_PATH = 107;
+
+export type RegisterAdminRoutes = (app: FastifyInstance) => void | Promise<void>;
+
+export interface AdminServer {
+  readonly app: FastifyInstance;
+  listen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AdminSocketError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminSocketError';
+  }
+}
+
+export async function createAdminServer(options: {
+  socketPath: string;
+  logger: Logger;
+  deps: AdminDependencies;
+  /** Later issues add their admin routes here (protection, rules, vulndb). */
+  register?: RegisterAdminRoutes[];
+}): Promise<AdminServer> {
+  const { socketPath } = options;
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
+    throw new AdminSocketError(`admin socket path ${socketPath} is longer than ${MAX_SOCKET_PATH} bytes; use --admin-socket with a shorter path`);
+  }
+  const app = Fastify({
+    loggerInstance: options.logger.child({ listener: 'admin' }),
+    bodyLimit: 1024 * 1024,
+  }) as unknown as FastifyInstance;
+  installEnvelope(app);
+  daemonRoutes(app, options.deps);
+  siteRoutes(app, options.deps);
+  accountRoutes(app, options.deps);
+  for (const register of options.register ?? []) await register(app);
+  await app.ready();
+
+  return {
+    app,
+    async listen() {
+      await removeStaleSocket(socketPath);
+      await app.listen({ path: socketPath });
+      await chmod(socketPath, 0o600);
+    },
+    async close() {
+      await app.close(); // fastify removes the socket file when it closes a path listener
+      await unlink(socketPath).catch(() => undefined);
+    },
+  };
+}
+
+// Only reached while holding the data-dir lock, so a socket file left here belongs to a daemon that
+// died; a non-socket at that path is someone else's file and is not touched.
+async function removeStaleSocket(path: string): Promise<void> {
+  try {
+    const info = await lstat(path);
+    if (!info.isSocket()) throw new AdminSocketError(`admin socket path ${path} exists and is not a socket; move it away`);
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,96 @@
+import { Client } from 'undici';
+import { z } from 'zod';
+import { WafctlError, isErrorCode } from './errors.js';
+import { dataPaths } from './paths.js';
+import {
+  AccountViewSchema, ApiKeySchema, CreatedTokenSchema, DaemonStatusSchema, ReloadedSchema, RevokedTokenSchema,
+  SiteSchema, SiteWithKeySchema, StoppingSchema, TokenViewSchema,
+  type AddSiteBody, type UpdateSiteBody,
+} from './schemas/admin.js';
+
+// Typed client for the admin socket (daemon/admin/ROUTES.md): HTTP/1.1 over the unix socket with
+// undici. Every answer is parsed with the shared schema; an error answer or an unreachable socket is
+// thrown as a WafctlError whose code comes from shared/errors.ts (daemon_unreachable when nothing
+// listens), so callers map codes to exit statuses in one place.
+
+export class AdminClient {
+  readonly socketPath: string;
+  readonly #client: Client;
+
+  constructor(socketPath: string, options: { timeoutMs?: number } = {}) {
+    this.socketPath = socketPath;
+    const timeout = options.timeoutMs ?? 30_000;
+    this.#client = new Client('http://localhost', { socketPath, headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+  }
+
+  static forDataDir(dataDir: string, options?: { timeoutMs?: number }): AdminClient {
+    return new AdminClient(dataPaths(dataDir).adminSocket, options);
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+  }
+
+  status() { return this.#call('GET', '/admin/status', DaemonStatusSchema); }
+  reload() { return this.#call('POST', '/admin/reload', ReloadedSchema); }
+  shutdown() { return this.#call('POST', '/admin/shutdown', StoppingSchema); }
+
+  listSites(options: { all?: boolean } = {}) {
+    return this.#call('GET', options.all ? '/admin/sites?all=1' : '/admin/sites', z.array(SiteSchema));
+  }
+  addSite(body: AddSiteBody) { return this.#call('POST', '/admin/sites', SiteWithKeySchema, body); }
+  getSite(domain: string) { return this.#call('GET', sitePath(domain), SiteSchema); }
+  updateSite(domain: string, body: UpdateSiteBody) { return this.#call('PATCH', sitePath(domain), SiteSchema, body); }
+  disableSite(domain: string) { return this.#call('POST', `${sitePath(domain)}/disable`, SiteSchema); }
+  enableSite(domain: string) { return this.#call('POST', `${sitePath(domain)}/enable`, SiteSchema); }
+  deleteSite(domain: string) { return this.#call('DELETE', sitePath(domain), SiteSchema); }
+  /** Generates or regenerates the site key; the clear key is in the answer and nowhere else. */
+  siteKey(domain: string) { return this.#call('POST', `${sitePath(domain)}/key`, ApiKeySchema); }
+
+  getAccount() { return this.#call('GET', '/admin/account', AccountViewSchema); }
+  setApiAccess(enabled: boolean) { return this.#call('PUT', '/admin/account', AccountViewSchema, { api_access: enabled }); }
+
+  listTokens() { return this.#call('GET', '/admin/tokens', z.array(TokenViewSchema)); }
+  createToken(name: string) { return this.#call('POST', '/admin/tokens', CreatedTokenSchema, { name }); }
+  revokeToken(id: number | string) { return this.#call('DELETE', `/admin/tokens/${encodeURIComponent(String(id))}`, RevokedTokenSchema); }
+
+  async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    let response;
+    try {
+      response = await this.#client.request({
+        method: method as 'GET',
+        path,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw unreachable(this.socketPath, error as NodeJS.ErrnoException);
+    }
+    const text = await response.body.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new WafctlError('internal_error', `the daemon answered ${response.statusCode} with a body that is not JSON`);
+    }
+    const envelope = json as { success?: unknown; data?: unknown; error?: unknown; message?: unknown };
+    if (envelope.success !== true) {
+      const message = typeof envelope.message === 'string' ? envelope.message : `the daemon answered ${response.statusCode}`;
+      throw new WafctlError(isErrorCode(envelope.error) ? envelope.error : 'internal_error', message);
+    }
+    const parsed = schema.safeParse(envelope.data);
+    if (!parsed.success) throw new WafctlError('internal_error', `unexpected answer from ${method} ${path}: ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  }
+}
+
+function sitePath(domain: string): string {
+  return `/admin/sites/${encodeURIComponent(domain)}`;
+}
+
+function unreachable(socketPath: string, error: NodeJS.ErrnoException): WafctlError {
+  const why = error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
+    ? 'no daemon is listening'
+    : error.code === 'EACCES' ? 'permission denied (the socket is mode 0600: run as the daemon\'s user)' : (error.message || String(error.code));
+  return new WafctlError('daemon_unreachable', `cannot reach the wafctl daemon at ${socketPath}: ${why}; start it with \`wafctl daemon start\``);
+}
