@@ -1,0 +1,4 @@
+// t:hexEncode: every byte as two lower-case hex digits.
+import type { Transformation } from './types.js';
+
+export const hexEncode: Transformation = (input) => Buffer.from(input, 'latin1').toString('hex');

@@ -1,0 +1,7 @@
+// t:parityZero7bit: clears bit 7 of every byte.
+import type { Transformation } from './types.js';
+import { byteTable, mapBytes } from './byte-string.js';
+
+const TABLE = byteTable((x) => x & 0x7f);
+
+export const parityZero7bit: Transformation = (input) => mapBytes(input, TABLE);

@@ -1,0 +1,9 @@
+// t:removeCommentsChar: deletes the comment markers themselves: /*  */  <!--  -->  --  #
+import type { Transformation } from './types.js';
+
+const MARKERS = /\/\*|\*\/|<!--|-->|--|#/g;
+
+export const removeCommentsChar: Transformation = (input) => {
+  MARKERS.lastIndex = 0;
+  return MARKERS.test(input) ? input.replace(MARKERS, '') : input;
+};

@@ -1,0 +1,35 @@
+// t:removeComments: ModSecurity's removeComments: drops /* ... */ and <!-- ... --> (an unterminated one
+// becomes a single space), and cuts everything from "--" or "#" on. Quirk kept: the byte right after a
+// comment's end is copied unexamined, and when the comment ends the input that byte is the C string's
+// terminating NUL, which lands in the output.
+import type { Transformation } from './types.js';
+import { fromCodes } from './byte-string.js';
+
+export const removeComments: Transformation = (input) => {
+  const n = input.length;
+  if (input.indexOf('/*') < 0 && input.indexOf('<!--') < 0 && input.indexOf('--') < 0 && input.indexOf('#') < 0) return input;
+  const out = new Uint8Array(n + 1);
+  const at = (k: number) => (k < n ? input.charCodeAt(k) : 0);
+  let i = 0, d = 0, inComment = false;
+  while (i < n) {
+    const c = at(i);
+    if (!inComment) {
+      if (c === 0x2f && i + 1 < n && at(i + 1) === 0x2a) { inComment = true; i += 2; }
+      else if (c === 0x3c && i + 3 < n && at(i + 1) === 0x21 && at(i + 2) === 0x2d && at(i + 3) === 0x2d) { inComment = true; i += 4; }
+      else if ((c === 0x2d && i + 1 < n && at(i + 1) === 0x2d) || c === 0x23) break;
+      else { out[d++] = c; i++; }
+    } else if (c === 0x2a && i + 1 < n && at(i + 1) === 0x2f) {
+      inComment = false;
+      i += 2;
+      out[d++] = at(i++);
+    } else if (c === 0x2d && i + 2 < n && at(i + 1) === 0x2d && at(i + 2) === 0x3e) {
+      inComment = false;
+      i += 3;
+      out[d++] = at(i++);
+    } else {
+      i++;
+    }
+  }
+  if (inComment) out[d++] = 0x20;
+  return fromCodes(out, d);
+};

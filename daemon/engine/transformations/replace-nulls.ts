@@ -1,0 +1,4 @@
+// t:replaceNulls: NUL bytes become spaces.
+import type { Transformation } from './types.js';
+
+export const replaceNulls: Transformation = (input) => (input.indexOf('\0') < 0 ? input : input.split('\0').join(' '));
