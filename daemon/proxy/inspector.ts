@@ -1,0 +1,56 @@
+import type { Severity } from './events.js';
+
+// The seam between the edge and the WAF engine (rule groups cms and crs). The edge builds an
+// InspectedRequest, the engine answers with a verdict. Kept close to what a SecLang engine
+// reads (REQUEST_LINE, REQUEST_HEADERS, REMOTE_ADDR, SERVER_PORT, REQUEST_BODY...), with raw
+// values: the engine does its own parsing and decoding.
+
+export interface InspectedRequest {
+  readonly requestId: string;
+  readonly method: string;
+  /** The request target exactly as received (path and query, undecoded). */
+  readonly uri: string;
+  /** 'HTTP/1.1' or 'HTTP/1.0'. */
+  readonly protocol: string;
+  /** Header name/value pairs in arrival order, names as sent (node's rawHeaders). */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly clientAddr: string;
+  readonly clientPort: number;
+  readonly serverAddr: string;
+  readonly serverPort: number;
+  /** The request body when the inspector asked for it (wantsBody) and it fit the body limit. */
+  readonly body: Buffer | null;
+  readonly site: { readonly id: number; readonly domain: string; readonly mode: 'on' | 'detect'; readonly paranoia: 1 | 2 | 3 | 4 };
+}
+
+export interface RuleMatch {
+  ruleId: string;
+  /** 'cms' | 'crs' | a user group. */
+  group: string;
+  /** Rule file the rule came from. */
+  file: string;
+  msg: string;
+  severity: Severity;
+  matchedVar?: string;
+  matchedData?: string;
+}
+
+export interface Verdict {
+  /** True: refuse with the site's block response. In detect mode an engine never sets it. */
+  block: boolean;
+  /** Matches to log as WAF events (action 'block' for the disruptive one when blocked, else 'log'). */
+  matches: RuleMatch[];
+}
+
+export interface RequestInspector {
+  /** Whether to buffer the request body for this site (else it streams to the origin untouched). */
+  wantsBody(site: InspectedRequest['site']): boolean;
+  /** null: nothing to report, pass. May return a promise only when the engine truly needs to wait. */
+  inspect(request: InspectedRequest): Verdict | null | Promise<Verdict | null>;
+}
+
+/** Until the engine lands: inspects nothing, buffers nothing. */
+export const ALLOW_ALL: RequestInspector = {
+  wantsBody: () => false,
+  inspect: () => null,
+};

@@ -1,0 +1,113 @@
+import ipaddr from 'ipaddr.js';
+
+// An IP list compiled to sorted, merged address ranges searched by bisection: a lookup is
+// O(log n) integer comparisons, whatever the number of entries or CIDR sizes. IPv4 addresses
+// are numbers; IPv6 addresses are bigints. IPv4-mapped IPv6 clients (::ffff:a.b.c.d) are
+// looked up as the IPv4 address, so one entry covers both ways a client can appear.
+
+/** A client address parsed once per request, then tested against any number of sets. */
+export type IpKey = { readonly v: 4; readonly n: number; readonly text: string } | { readonly v: 6; readonly n: bigint; readonly text: string };
+
+export interface IpSet {
+  readonly size: number;
+  has(ip: IpKey): boolean;
+}
+
+const IPV4_DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** Parses a client address (socket or X-Forwarded-For); null if it is not an address. */
+export function parseIp(text: string): IpKey | null {
+  const m = IPV4_DOTTED.exec(text);
+  if (m) {
+    const a = +m[1], b = +m[2], c = +m[3], d = +m[4];
+    if (a > 255 || b > 255 || c > 255 || d > 255) return null;
+    return { v: 4, n: ((a << 24) >>> 0) + (b << 16) + (c << 8) + d, text };
+  }
+  if (!text.includes(':')) return null;
+  const zone = text.indexOf('%');
+  const bare = zone === -1 ? text : text.slice(0, zone);
+  if (!ipaddr.IPv6.isValid(bare)) return null;
+  const v6 = ipaddr.IPv6.parse(bare);
+  if (v6.isIPv4MappedAddress()) {
+    const v4 = v6.toIPv4Address().toString();
+    return parseIp(v4);
+  }
+  return { v: 6, n: v6ToBigint(v6.parts), text: v6.toString() };
+}
+
+function v6ToBigint(parts: number[]): bigint {
+  let n = 0n;
+  for (const p of parts) n = (n << 16n) | BigInt(p);
+  return n;
+}
+
+/**
+ * Compiles canonical entries ("1.2.3.4", "10.0.0.0/8", "2001:db8::/32"); throws on an entry
+ * that is neither an address nor a CIDR (the snapshot compiler validates before this).
+ */
+export function compileIpSet(entries: readonly string[]): IpSet {
+  const v4: Array<[number, number]> = [];
+  const v6: Array<[bigint, bigint]> = [];
+  for (const raw of entries) {
+    const entry = raw.trim();
+    const slash = entry.indexOf('/');
+    const addrText = slash === -1 ? entry : entry.slice(0, slash);
+    const key = parseIp(addrText);
+    if (!key) throw new Error(`not an IP address or CIDR: ${JSON.stringify(raw)}`);
+    const maxBits = key.v === 4 ? 32 : 128;
+    const bits = slash === -1 ? maxBits : Number(entry.slice(slash + 1));
+    if (!Number.isInteger(bits) || bits < 0 || bits > maxBits || (slash !== -1 && !/^\d+$/.test(entry.slice(slash + 1)))) {
+      throw new Error(`bad prefix length in ${JSON.stringify(raw)}`);
+    }
+    // An IPv4-mapped CIDR (::ffff:10.0.0.0/104) is the IPv4 CIDR 10.0.0.0/8.
+    const effectiveBits = key.v === 4 && addrText.includes(':') ? bits - 96 : bits;
+    if (key.v === 4) {
+      const hostBits = 32 - Math.max(0, effectiveBits);
+      const size = 2 ** hostBits;
+      const start = Math.floor(key.n / size) * size;
+      v4.push([start, start + size - 1]);
+    } else {
+      const hostBits = BigInt(128 - bits);
+      const start = (key.n >> hostBits) << hostBits;
+      v6.push([start, start + (1n << hostBits) - 1n]);
+    }
+  }
+  const r4 = merge(v4, 1);
+  const r6 = merge(v6, 1n);
+  const starts4 = Float64Array.from(r4, (r) => r[0]);
+  const ends4 = Float64Array.from(r4, (r) => r[1]);
+  const starts6 = r6.map((r) => r[0]);
+  const ends6 = r6.map((r) => r[1]);
+  return {
+    size: entries.length,
+    has(ip: IpKey): boolean {
+      if (ip.v === 4) return r4.length > 0 && inRanges(starts4, ends4, ip.n);
+      return r6.length > 0 && inRanges(starts6, ends6, ip.n);
+    },
+  };
+}
+
+function merge<T extends number | bigint>(ranges: Array<[T, T]>, one: T): Array<[T, T]> {
+  ranges.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: Array<[T, T]> = [];
+  for (const r of ranges) {
+    const last = out[out.length - 1];
+    // Adjacent or overlapping ranges become one, so bisection finds at most one candidate.
+    if (last && r[0] <= (last[1] as number) + (one as number)) {
+      if (r[1] > last[1]) last[1] = r[1];
+    } else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+function inRanges<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLike<T>, n: T): boolean {
+  // Last range whose start <= n, then check its end.
+  let lo = 0, hi = starts.length - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] <= n) { found = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  return found !== -1 && n <= ends[found];
+}
+
+export const EMPTY_IP_SET: IpSet = compileIpSet([]);

@@ -1,0 +1,42 @@
+// The pages the edge itself answers with. Plain, self-contained HTML; they name the request
+// id (for support) and never anything internal (origin address, rule, error text).
+
+export interface Page {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const TITLES: Record<number, [string, string]> = {
+  403: ['Access denied', 'This request was blocked by the site\'s firewall.'],
+  404: ['Not found', 'The requested page was not found.'],
+  413: ['Request too large', 'The request body is larger than this site accepts.'],
+  421: ['Unknown site', 'This server does not serve the requested host name.'],
+  429: ['Too many requests', 'You have sent too many requests. Please wait before trying again.'],
+  502: ['Bad gateway', 'The site\'s server could not be reached or sent an invalid response.'],
+  503: ['Site unavailable', 'This site is not available at the moment.'],
+  504: ['Gateway timeout', 'The site\'s server did not answer in time.'],
+};
+
+export function page(status: number, requestId: string, extraHeaders: Record<string, string> = {}): Page {
+  const [title, text] = TITLES[status] ?? ['Error', 'The request could not be served.'];
+  const body = `<!doctype html>
+<html><head><meta charset="utf-8"><title>${status} ${title}</title></head>
+<body style="font-family:sans-serif;max-width:36em;margin:4em auto">
+<h1>${title}</h1>
+<p>${text}</p>
+<p><small>Request id: <code>${requestId}</code></small></p>
+</body></html>
+`;
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      'x-request-id': requestId,
+      ...extraHeaders,
+    },
+    body,
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { canonicalIpOrCidr } from '../../shared/schemas/ip.js';
+
+// The plain object the control plane hands to buildEdgeSnapshot(): everything the data plane
+// needs about every site, and nothing else. camelCase, JSON-serialisable (so it can be sent
+// to cluster workers as is). Documented in README.md next to this file.
+
+const IpEntry = z.string().refine((v) => canonicalIpOrCidr(v) !== null, { message: 'must be an IPv4/IPv6 address or CIDR' });
+const RequestPath = z.string().min(1).max(2048).refine((p) => p.startsWith('/'), { message: 'must start with /' });
+const Hostname = z.string().min(1).max(253).regex(/^[A-Za-z0-9.-]+$/, 'must be a host name (letters, digits, dots, hyphens)');
+
+export const SiteInputSchema = z.object({
+  id: z.number().int().nonnegative(),
+  domain: Hostname,
+  aliases: z.array(Hostname).default([]),
+  /** http(s)://host[:port][/base] — the base path, if any, is prefixed to every forwarded path. */
+  origin: z.string().url().refine((u) => /^https?:$/.test(new URL(u).protocol), { message: 'must be http: or https:' }),
+  status: z.enum(['active', 'inactive', 'deleted']).default('active'),
+  /** Serves hosts no site claims (nginx's default_server); at most one site. */
+  isDefault: z.boolean().default(false),
+  ipWhitelist: z.array(IpEntry).default([]),
+  ipBlacklist: z.array(IpEntry).default([]),
+  geo: z.object({
+    enabled: z.boolean(),
+    mode: z.enum(['whitelist', 'blacklist']),
+    countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')),
+  }).nullable().default(null),
+  pageProtection: z.array(z.object({ path: RequestPath, allow: z.array(IpEntry) })).default([]),
+  rateLimits: z.array(z.object({ path: RequestPath, perMinute: z.number().int().positive() })).default([]),
+  bot: z.object({
+    enabled: z.boolean(),
+    challenge: z.enum(['js', 'off']).default('off'),
+    /** Also block clients that isbot recognises as automated (curl, python-requests, ...), not only scanners. */
+    blockAutomated: z.boolean().default(false),
+  }).default({ enabled: false, challenge: 'off', blockAutomated: false }),
+  blockResponse: z.union([z.literal(403), z.literal(404), z.literal('drop')]).default(403),
+  waf: z.object({
+    mode: z.enum(['on', 'detect', 'off']).default('on'),
+    paranoia: z.number().int().min(1).max(4).default(1),
+  }).default({ mode: 'on', paranoia: 1 }),
+  /** PEM certificate chain and key for HTTPS (SNI on domain and aliases). */
+  tls: z.object({ cert: z.string().min(1), key: z.string().min(1) }).nullable().default(null),
+});
+
+export const EdgeConfigInputSchema = z.object({
+  sites: z.array(SiteInputSchema),
+});
+
+export type SiteInput = z.input<typeof SiteInputSchema>;
+export type EdgeConfigInput = z.input<typeof EdgeConfigInputSchema>;
+export type SiteConfig = z.output<typeof SiteInputSchema>;

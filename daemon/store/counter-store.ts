@@ -1,0 +1,55 @@
+// Fixed-window counters for rate limiting. A window is aligned to multiples of windowMs since
+// the epoch (the 60 s window is a wall-clock minute), so every worker and every restart agree
+// on where a window starts. hit() counts one event and returns the count in the current window
+// including it: the caller allows the event when count <= limit, so with limit 10 exactly 10
+// of any number of concurrent hits pass.
+//
+// Behind an interface so that Redis (INCR + PEXPIREAT) can replace it when the data plane
+// spans machines. Across node:cluster workers the counters live in the primary; see
+// daemon/proxy/cluster-counters.ts.
+
+export interface CounterHit {
+  /** Events counted in this window for this key, including this one. */
+  count: number;
+  /** Epoch ms when the window ends (Retry-After = resetAt - now). */
+  resetAt: number;
+}
+
+export interface CounterStore {
+  hit(key: string, windowMs: number, now: number): CounterHit | Promise<CounterHit>;
+}
+
+interface Slot { windowStart: number; count: number }
+
+/** In-process counters; exact within one process. Expired keys are swept periodically. */
+export class MemoryCounterStore implements CounterStore {
+  private readonly slots = new Map<string, Slot>();
+  private lastSweep = 0;
+
+  constructor(private readonly sweepEveryMs = 60_000) {}
+
+  hit(key: string, windowMs: number, now: number): CounterHit {
+    const windowStart = now - (now % windowMs);
+    let slot = this.slots.get(key);
+    if (!slot || slot.windowStart !== windowStart) {
+      slot = { windowStart, count: 0 };
+      this.slots.set(key, slot);
+    }
+    slot.count++;
+    if (now - this.lastSweep > this.sweepEveryMs) this.sweep(now, windowMs);
+    return { count: slot.count, resetAt: windowStart + windowMs };
+  }
+
+  /** Keys currently held (for tests and status). */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    this.lastSweep = now;
+    // A slot whose window ended before the previous window began can never be counted again.
+    for (const [key, slot] of this.slots) {
+      if (slot.windowStart + windowMs <= now - windowMs) this.slots.delete(key);
+    }
+  }
+}
