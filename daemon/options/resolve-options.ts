@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { dataPaths, defaultDataDir } from '../../shared/paths.js';
+import { OPTION_ROWS, type DaemonOptions, type OptionKind, type OptionRow } from './option-table.js';
+
+// argv, environment and <data>/daemon.json into one DaemonOptions: flags > env > file > defaults.
+// Every bad value is refused with one line naming where it came from (flag, variable or file key).
+
+export class OptionsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OptionsError';
+  }
+}
+
+type Raw = string | number | boolean;
+export type Flags = Partial<Record<string, string | boolean>>;
+
+export function parseDaemonArgv(argv: readonly string[]): Flags {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { 'data-dir': { type: 'string' } };
+  for (const row of OPTION_ROWS) options[row.flag] = { type: row.kind === 'bool' ? 'boolean' : 'string' };
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Flags;
+  } catch (error) {
+    throw new OptionsError((error as Error).message.replace(/^TypeError \[\w+\]: /, ''));
+  }
+}
+
+export async function resolveDaemonOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<DaemonOptions> {
+  const dataDir = typeof flags['data-dir'] === 'string' ? resolve(cwd, flags['data-dir']) : defaultDataDir(env);
+  const file = await readDaemonFile(dataPaths(dataDir).daemonConfig);
+  const options: Record<string, unknown> = { dataDir };
+  for (const row of OPTION_ROWS) {
+    const fromFlag = flags[row.flag];
+    const fromEnv = env[row.env];
+    if (fromFlag !== undefined) options[row.key] = convert(row, fromFlag, `--${row.flag}`, cwd);
+    else if (fromEnv !== undefined && fromEnv !== '') options[row.key] = convert(row, fromEnv, row.env, cwd);
+    else if (file[row.file] !== undefined) options[row.key] = convert(row, file[row.file] as Raw, `daemon.json ${row.file}`, dataDir);
+    else options[row.key] = row.fallback(dataDir);
+  }
+  const result = options as unknown as DaemonOptions;
+  if ((result.tlsCert === null) !== (result.tlsKey === null)) throw new OptionsError('--tls-cert and --tls-key must be given together');
+  return result;
+}
+
+/** The settings in <data>/daemon.json; {} when there is none. Unknown keys are refused, not ignored. */
+export async function readDaemonFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new OptionsError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new OptionsError(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new OptionsError(`${path} must hold a JSON object`);
+  const known = new Set(OPTION_ROWS.map((r) => r.file));
+  for (const key of Object.keys(doc)) {
+    if (!known.has(key)) throw new OptionsError(`${path}: unknown setting "${key}" (known: ${[...known].join(', ')})`);
+  }
+  return doc as Record<string, unknown>;
+}
+
+function convert(row: OptionRow, value: Raw, where: string, base: string): DaemonOptions[OptionRow['key']] {
+  const problem = (what: string) => new OptionsError(`${where}: ${what}, got ${JSON.stringify(value)}`);
+  const kind: OptionKind = row.kind;
+  switch (kind) {
+    case 'port': {
+      const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw problem('must be a port number 0-65535');
+      return n;
+    }
+    case 'count': {
+      const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > 256) throw problem('must be a whole number from 1 to 256');
+      return n;
+    }
+    case 'bool': {
+      if (typeof value === 'boolean') return value;
+      const text = String(value).toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+      if (['0', 'false', 'no', 'off'].includes(text)) return false;
+      throw problem('must be true or false');
+    }
+    case 'path': {
+      if (typeof value !== 'string' || value.trim() === '') throw problem('must be a file path');
+      return isAbsolute(value) ? value : resolve(base, value);
+    }
+    case 'host': {
+      if (typeof value !== 'string' || isIP(value) === 0) throw problem('must be an IP address such as 127.0.0.1, ::1, 0.0.0.0 or ::');
+      return value;
+    }
+  }
+}
