@@ -1,0 +1,24 @@
+// A SecLang action: compiled once at load by writing into the Rule (metadata, disruptive and
+// flow actions set fields; non-disruptive ones push an Effect that runs on each match).
+import type { Rule } from '../rules/rule.js';
+import type { TransformTrie } from '../rules/transform-chain.js';
+import type { Transformation } from '../transformations/types.js';
+import type { SourceLocation } from '../seclang/errors.js';
+
+export type ActionKind = 'metadata' | 'disruptive' | 'flow' | 'data' | 'nondisruptive';
+
+export interface ActionCompileContext {
+  readonly location: SourceLocation;
+  readonly transformations: ReadonlyMap<string, Transformation>;
+  readonly trie: TransformTrie;
+}
+
+export interface ActionDefinition {
+  /** Lower-case SecLang name. */
+  readonly name: string;
+  readonly kind: ActionKind;
+  /** Whether the action takes a `:parameter`. */
+  readonly param: 'none' | 'required' | 'optional';
+  /** Applies the action to the rule; throws Error with a reason on a bad parameter. */
+  apply(rule: Rule, param: string | undefined, ctx: ActionCompileContext): void;
+}

@@ -1,0 +1,11 @@
+// chain — the next rule must also match before this rule's disruptive action runs.
+import type { ActionDefinition } from './action.js';
+
+export const chainAction: ActionDefinition = {
+  name: 'chain',
+  kind: 'flow',
+  param: 'none',
+  apply(rule) {
+    rule.chained = true;
+  },
+};

@@ -1,0 +1,11 @@
+// rev:'2' — the rule's revision.
+import type { ActionDefinition } from './action.js';
+
+export const revAction: ActionDefinition = {
+  name: 'rev',
+  kind: 'metadata',
+  param: 'required',
+  apply(rule, param) {
+    rule.rev = param!;
+  },
+};

@@ -1,0 +1,13 @@
+// status:NNN — the HTTP status a deny answers with.
+import type { ActionDefinition } from './action.js';
+
+export const statusAction: ActionDefinition = {
+  name: 'status',
+  kind: 'data',
+  param: 'required',
+  apply(rule, param) {
+    const text = param!.trim();
+    if (!/^\d{3}$/.test(text)) throw new Error(`status must be a 3-digit HTTP status, got "${param}"`);
+    rule.status = Number(text);
+  },
+};

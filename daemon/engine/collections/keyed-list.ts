@@ -1,0 +1,49 @@
+// A read-only, ordered, possibly repeating list of name/value pairs (ARGS, REQUEST_HEADERS,
+// REQUEST_COOKIES, ...). Names compare case-insensitively, as in ModSecurity v2's APR tables;
+// the lower-cased index is built on the first keyed lookup only.
+export interface VarEntry {
+  /** The name as sent ('' for a scalar variable). */
+  readonly key: string;
+  readonly value: string;
+}
+
+const EMPTY: readonly VarEntry[] = [];
+
+export class KeyedList {
+  private index: Map<string, VarEntry[]> | undefined;
+  private namesList: KeyedList | undefined;
+
+  constructor(readonly entries: readonly VarEntry[]) {}
+
+  static fromPairs(pairs: ReadonlyArray<readonly [string, string]>): KeyedList {
+    return new KeyedList(pairs.map(([key, value]) => ({ key, value })));
+  }
+
+  /** Entries whose name equals `lowerKey` (already lower-cased). */
+  byKey(lowerKey: string): readonly VarEntry[] {
+    if (this.index === undefined) {
+      this.index = new Map();
+      for (const entry of this.entries) {
+        const lower = entry.key.toLowerCase();
+        const list = this.index.get(lower);
+        if (list) list.push(entry);
+        else this.index.set(lower, [entry]);
+      }
+    }
+    return this.index.get(lowerKey) ?? EMPTY;
+  }
+
+  /** The *_NAMES view: each entry's value is its name. */
+  names(): KeyedList {
+    this.namesList ??= new KeyedList(this.entries.map((e) => ({ key: e.key, value: e.key })));
+    return this.namesList;
+  }
+
+  concat(other: KeyedList): KeyedList {
+    if (other.entries.length === 0) return this;
+    if (this.entries.length === 0) return other;
+    return new KeyedList([...this.entries, ...other.entries]);
+  }
+}
+
+export const EMPTY_LIST = new KeyedList(EMPTY);

@@ -1,0 +1,14 @@
+// Operators with a macro in their parameter (`@within %{tx.allowed_methods}`) ask for it to
+// be expanded per call; the macro text is compiled the first time it is seen and reused.
+import { Macro } from './macro.js';
+
+const compiled = new Map<string, Macro>();
+
+export function cachedMacro(text: string): Macro {
+  let macro = compiled.get(text);
+  if (macro === undefined) {
+    macro = Macro.compile(text, { file: '<operator parameter>', line: 0 });
+    compiled.set(text, macro);
+  }
+  return macro;
+}

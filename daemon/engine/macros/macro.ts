@@ -1,0 +1,64 @@
+// Macro text (`%{tx.critical_anomaly_score}`, `%{MATCHED_VAR}`, `%{rule.id}`): compiled at
+// load into literal and variable parts, so expanding one is a few lookups, never a parse.
+import type { VariableDefinition } from '../variables/definition.js';
+import type { VariableContext } from '../variables/context.js';
+import { variables } from '../variables/index.js';
+import { SecLangError, type SourceLocation } from '../seclang/errors.js';
+
+interface VariablePart {
+  variable: VariableDefinition;
+  keyLower: string | undefined;
+}
+
+type MacroPart = string | VariablePart;
+
+const MACRO = /%\{([^}]*)\}/g;
+
+export class Macro {
+  private constructor(
+    readonly text: string,
+    private readonly parts: readonly MacroPart[],
+  ) {}
+
+  get isConstant(): boolean {
+    return this.parts.every((p) => typeof p === 'string');
+  }
+
+  static compile(text: string, where: SourceLocation): Macro {
+    const parts: MacroPart[] = [];
+    let last = 0;
+    for (const m of text.matchAll(MACRO)) {
+      if (m.index > last) parts.push(text.slice(last, m.index));
+      const ref = m[1];
+      const sep = ref.search(/[.:]/);
+      const name = (sep < 0 ? ref : ref.slice(0, sep)).toUpperCase();
+      const variable = variables.get(name);
+      if (variable === undefined) throw new SecLangError(where, `unknown variable ${name} in macro %{${ref}}`);
+      parts.push({ variable, keyLower: sep < 0 ? undefined : ref.slice(sep + 1).toLowerCase() });
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) parts.push(text.slice(last));
+    return new Macro(text, parts);
+  }
+
+  expand(ctx: VariableContext): string {
+    const parts = this.parts;
+    if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
+    let out = '';
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        out += part;
+        continue;
+      }
+      const { variable, keyLower } = part;
+      const found =
+        keyLower === undefined
+          ? variable.entries(ctx)
+          : variable.byKey
+            ? variable.byKey(ctx, keyLower)
+            : variable.entries(ctx).filter((e) => e.key.toLowerCase() === keyLower);
+      if (found.length > 0) out += found[0].value;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,57 @@
+// The compiled rule set: chain-starting rules per phase, in configuration order, plus the
+// engine settings the configuration chose. Immutable once loaded.
+import type { Rule } from './rule.js';
+import type { EngineMode } from '../actions/context.js';
+
+export interface EngineSettings {
+  ruleEngine: EngineMode;
+  requestBodyAccess: boolean;
+  /** SecRequestBodyLimit: bytes of request body read (multipart included). */
+  requestBodyLimit: number;
+  /** SecRequestBodyNoFilesLimit: bytes of non-file body (everything but multipart files). */
+  requestBodyNoFilesLimit: number;
+  requestBodyLimitAction: 'Reject' | 'ProcessPartial';
+  responseBodyAccess: boolean;
+  responseBodyLimit: number;
+  responseBodyLimitAction: 'Reject' | 'ProcessPartial';
+  responseBodyMimeTypes: string[];
+  argumentSeparator: string;
+  argumentsLimit: number;
+  /** SecCollectionTimeout, seconds. */
+  collectionTimeout: number;
+  auditEngine: string;
+  auditLogParts: string;
+  webAppId: string;
+  componentSignatures: string[];
+}
+
+export function defaultEngineSettings(): EngineSettings {
+  return {
+    ruleEngine: 'Off',
+    requestBodyAccess: false,
+    requestBodyLimit: 134217728,
+    requestBodyNoFilesLimit: 1048576,
+    requestBodyLimitAction: 'Reject',
+    responseBodyAccess: false,
+    responseBodyLimit: 524288,
+    responseBodyLimitAction: 'Reject',
+    responseBodyMimeTypes: ['text/plain', 'text/html'],
+    argumentSeparator: '&',
+    argumentsLimit: 1000,
+    collectionTimeout: 3600,
+    auditEngine: 'Off',
+    auditLogParts: 'ABCFHZ',
+    webAppId: 'default',
+    componentSignatures: [],
+  };
+}
+
+export interface RuleSet {
+  /** phases[1..5]: chain starters (and SecActions) in configuration order. */
+  readonly phases: ReadonlyArray<readonly Rule[]>;
+  readonly settings: Readonly<EngineSettings>;
+  /** Rules (chain starters) by id. */
+  readonly byId: ReadonlyMap<number, Rule>;
+  /** Number of distinct transformation steps (sizes the per-transaction cache). */
+  readonly transformSteps: number;
+}

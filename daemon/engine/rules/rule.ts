@@ -1,0 +1,82 @@
+// The compiled form of one SecRule / SecAction / SecMarker. Built by the compiler at load
+// (actions write into it), frozen in use: nothing here is created per request.
+import type { CompiledTarget, TargetExclusion } from '../variables/targets.js';
+import type { Macro } from '../macros/macro.js';
+import type { OperatorEvaluate } from '../operators/types.js';
+import type { TransformStep } from './transform-chain.js';
+import type { Effect } from './effect.js';
+import type { SourceLocation } from '../seclang/errors.js';
+
+export type Phase = 1 | 2 | 3 | 4 | 5;
+
+export type DisruptiveKind = 'pass' | 'deny' | 'drop' | 'block' | 'allow' | 'redirect';
+
+export interface Disruptive {
+  kind: DisruptiveKind;
+  /** allow: '' (all remaining phases), 'phase' or 'request'. */
+  allowScope?: '' | 'phase' | 'request';
+  redirectUrl?: Macro;
+}
+
+export interface CompiledOperator {
+  /** Lower-case name without '@'. */
+  name: string;
+  param: string;
+  negated: boolean;
+  evaluate: OperatorEvaluate;
+}
+
+export class Rule {
+  id = 0;
+  phase: Phase = 2;
+  /** Set when the phase was written on the rule itself (defaults apply otherwise). */
+  phaseSet = false;
+  /** Position in the whole configuration: markers and skipAfter compare by it. */
+  order = 0;
+  kind: 'rule' | 'action' | 'marker' = 'rule';
+  markerName = '';
+  targets: CompiledTarget[] = [];
+  exclusions: TargetExclusion[] = [];
+  operator: CompiledOperator | undefined;
+  /** The transformation chain's last step; undefined = none. */
+  transform: TransformStep | undefined;
+  /** `t:none` was written: the default action's transformations do not apply. */
+  transformReset = false;
+  multiMatch = false;
+  capture = false;
+  msg: Macro | undefined;
+  logdata: Macro | undefined;
+  severity: number | undefined;
+  tags: string[] = [];
+  ver: string | undefined;
+  rev: string | undefined;
+  maturity: number | undefined;
+  accuracy: number | undefined;
+  disruptive: Disruptive | undefined;
+  status: number | undefined;
+  log: boolean | undefined;
+  auditlog: boolean | undefined;
+  /** Non-disruptive actions (setvar, ctl, expirevar, initcol, ...), in written order. */
+  effects: Effect[] = [];
+  /** For `block`: the phase's SecDefaultAction disruptive action, resolved at load. */
+  blockAs: Disruptive | undefined;
+  skip = 0;
+  skipAfter: string | undefined;
+  /** Index in this phase's list where evaluation resumes after skipAfter. */
+  skipAfterIndex = -1;
+  chained = false;
+  /** The next rule of this chain. */
+  chainNext: Rule | undefined;
+  /** The first rule of the chain this rule belongs to (itself for a chain starter). */
+  chainStarter: Rule = this;
+
+  constructor(readonly location: SourceLocation) {}
+
+  get file(): string {
+    return this.location.file;
+  }
+
+  get line(): number {
+    return this.location.line;
+  }
+}

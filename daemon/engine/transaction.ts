@@ -1,0 +1,290 @@
+// One HTTP exchange through the rule set: phases 1-5, each returning an Interruption or
+// null. Holds the per-request state the rules read and write (TX, matched variables, ctl
+// changes, the transformation cache); everything compiled lives in the RuleSet.
+import { randomBytes } from 'node:crypto';
+import type { Rule } from './rules/rule.js';
+import type { RuleSet } from './rules/rule-set.js';
+import type { RuleMatch, Interruption } from './rules/match.js';
+import type { TransformStep } from './rules/transform-chain.js';
+import { evaluatePhase, effectiveDisruptive } from './rules/evaluate.js';
+import type { ActionContext, TransactionSettings } from './actions/context.js';
+import { SEVERITY_NAMES } from './actions/severity.js';
+import type { MatchedValue, RuleFacts } from './variables/context.js';
+import type { KeySelector, TargetExclusion } from './variables/targets.js';
+import { KeyedList, EMPTY_LIST } from './collections/keyed-list.js';
+import { MutableCollection } from './collections/mutable-collection.js';
+import type { PersistentCollectionStore } from './collections/persistent-store.js';
+import type { OperatorRuntime } from './operators/types.js';
+import type { BodyProcessor } from './body-processors/types.js';
+import type { EngineRequest, EngineResponse } from './request/model.js';
+import { ParsedRequest } from './request/parsed-request.js';
+import { ParsedBody, NO_BODY } from './request/parsed-body.js';
+import { readRequestBody } from './request/body-stage.js';
+import { cachedMacro } from './macros/macro-cache.js';
+import type { RulePredicate } from './actions/context.js';
+
+/** What a transaction needs from its WAF. */
+export interface TransactionHost {
+  readonly ruleSet: RuleSet;
+  readonly bodyProcessors: ReadonlyMap<string, BodyProcessor>;
+  readonly store: PersistentCollectionStore;
+}
+
+interface TargetRemoval {
+  applies: RulePredicate;
+  exclusion: TargetExclusion;
+}
+
+export class Transaction implements ActionContext {
+  readonly request: ParsedRequest;
+  body: ParsedBody = NO_BODY;
+  args: KeyedList;
+  response: EngineResponse | undefined;
+  responseHeaders: KeyedList = EMPTY_LIST;
+  responseBody: string | undefined;
+  readonly tx = new MutableCollection('TX');
+  readonly geo = new MutableCollection('GEO');
+  readonly env = new MutableCollection('ENV');
+  private readonly opened = new Map<string, MutableCollection>();
+  matchedVar: MatchedValue | undefined;
+  matchedVars: MatchedValue[] = [];
+  readonly uniqueId: string;
+  readonly startedAt = Date.now();
+  private readonly startedHr = process.hrtime.bigint();
+  highestSeverity = 255;
+  urlencodedError = false;
+  inboundDataError = false;
+  sessionId = '';
+  userId = '';
+  readonly webAppId: string;
+  readonly settings: TransactionSettings;
+  readonly matches: RuleMatch[] = [];
+  interruption: Interruption | null = null;
+  /** allow:phase (or allow) stopped the current phase. */
+  allowedPhase = false;
+  private allowedUntil = 0;
+  private currentStarter: Rule | undefined;
+  private removedRules: RulePredicate[] = [];
+  private targetRemovals: TargetRemoval[] = [];
+  private readonly transformCache: Array<Map<string, string> | undefined>;
+  private readonly runtime: OperatorRuntime & { capturing: boolean };
+  private currentPhase = 0;
+
+  constructor(private readonly host: TransactionHost, request: EngineRequest) {
+    const engine = host.ruleSet.settings;
+    this.request = new ParsedRequest(request, engine.argumentSeparator);
+    this.args = this.request.argsGet;
+    this.uniqueId = randomBytes(12).toString('base64url');
+    this.webAppId = engine.webAppId;
+    this.settings = {
+      ruleEngine: engine.ruleEngine,
+      requestBodyAccess: engine.requestBodyAccess,
+      requestBodyProcessor: undefined,
+      forceRequestBodyVariable: false,
+      requestBodyLimit: engine.requestBodyLimit,
+      responseBodyAccess: engine.responseBodyAccess,
+      auditEngine: engine.auditEngine,
+      auditLogParts: engine.auditLogParts,
+    };
+    this.transformCache = new Array(host.ruleSet.transformSteps);
+    const tx = this.tx;
+    this.runtime = {
+      capturing: false,
+      expandMacros: (text: string) => cachedMacro(text).expand(this),
+      setCapture: (index: number, value: string) => tx.set(String(index), value),
+    };
+  }
+
+  // ---- phases -------------------------------------------------------------------------
+
+  private runPhase(phase: number): Interruption | null {
+    if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
+    if (phase <= this.allowedUntil && phase !== 5) return null;
+    this.currentPhase = phase;
+    this.allowedPhase = false;
+    evaluatePhase(this, this.host.ruleSet.phases[phase]);
+    return this.interruption;
+  }
+
+  processRequestHeaders(): Interruption | null {
+    return this.runPhase(1);
+  }
+
+  processRequestBody(): Interruption | null {
+    if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
+    const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors);
+    this.body = stage.body;
+    this.args = this.request.argsGet.concat(stage.body.argsPost);
+    this.inboundDataError = stage.inboundDataError;
+    this.urlencodedError = stage.urlencodedError;
+    if (stage.overLimit && this.settings.ruleEngine === 'On') {
+      this.interruption = { action: 'deny', status: 413, ruleId: 0, phase: 2 };
+      return this.interruption;
+    }
+    return this.runPhase(2);
+  }
+
+  /** Phases 1 and 2. */
+  processRequest(): Interruption | null {
+    return this.processRequestHeaders() ?? this.processRequestBody();
+  }
+
+  processResponseHeaders(response: EngineResponse): Interruption | null {
+    this.response = response;
+    this.responseHeaders = KeyedList.fromPairs(response.headers);
+    return this.runPhase(3);
+  }
+
+  processResponseBody(body?: Buffer): Interruption | null {
+    if (body !== undefined && this.settings.responseBodyAccess) {
+      const limit = this.host.ruleSet.settings.responseBodyLimit;
+      this.responseBody = body.subarray(0, limit).toString('latin1');
+    }
+    return this.runPhase(4);
+  }
+
+  processLogging(): void {
+    const saved = this.interruption;
+    this.interruption = null;
+    this.runPhase(5);
+    this.interruption = saved;
+  }
+
+  // ---- state the evaluator uses -------------------------------------------------------
+
+  beginRule(starter: Rule): void {
+    this.currentStarter = starter;
+    this.matchedVars = [];
+  }
+
+  operatorRuntime(capture: boolean): OperatorRuntime {
+    this.runtime.capturing = capture;
+    return this.runtime;
+  }
+
+  transform(value: string, step: TransformStep): string {
+    let cache = this.transformCache[step.id];
+    if (cache === undefined) {
+      cache = new Map();
+      this.transformCache[step.id] = cache;
+    }
+    let result = cache.get(value);
+    if (result === undefined) {
+      const input = step.parent === undefined ? value : this.transform(value, step.parent);
+      result = step.fn(input);
+      cache.set(value, result);
+    }
+    return result;
+  }
+
+  isRemoved(rule: Rule): boolean {
+    for (const predicate of this.removedRules) if (predicate(rule)) return true;
+    return false;
+  }
+
+  /** Names of `variableName` that `rule` must not look at, or undefined when none. */
+  exclusionsFor(rule: Rule, variableName: string): KeySelector[] | undefined {
+    let out: KeySelector[] | undefined;
+    for (const e of rule.exclusions) if (e.variableName === variableName) (out ??= []).push(e);
+    if (this.targetRemovals.length > 0) {
+      const starter = rule.chainStarter;
+      for (const r of this.targetRemovals) {
+        if (r.exclusion.variableName === variableName && r.applies(starter)) (out ??= []).push(r.exclusion);
+      }
+    }
+    return out;
+  }
+
+  onMatch(rule: Rule, starter: Rule, name: string, value: string): void {
+    if (rule.operator !== undefined) {
+      this.matchedVar = { name, value };
+      this.matchedVars.push(this.matchedVar);
+    }
+    for (const effect of rule.effects) effect(this);
+    if (rule.chained) return;
+    const disruptive = effectiveDisruptive(starter);
+    const enforcing = this.settings.ruleEngine === 'On';
+    const blocks = disruptive.kind === 'deny' || disruptive.kind === 'drop' || disruptive.kind === 'redirect';
+    if (starter.severity !== undefined && starter.severity < this.highestSeverity) this.highestSeverity = starter.severity;
+    if (starter.log) this.matches.push(this.describeMatch(starter, enforcing && blocks));
+    if (!enforcing) return;
+    if (blocks) {
+      const kind = disruptive.kind as Interruption['action'];
+      this.interruption = {
+        action: kind,
+        status: starter.status ?? (kind === 'redirect' ? 302 : 403),
+        ruleId: starter.id,
+        phase: this.currentPhase,
+        ...(disruptive.redirectUrl ? { redirectUrl: disruptive.redirectUrl.expand(this) } : {}),
+      };
+    } else if (disruptive.kind === 'allow') {
+      this.allowedPhase = true;
+      if (disruptive.allowScope === '') this.allowedUntil = 4;
+      else if (disruptive.allowScope === 'request') this.allowedUntil = 2;
+    }
+  }
+
+  private describeMatch(starter: Rule, disruptive: boolean): RuleMatch {
+    const op = starter.operator;
+    return {
+      id: starter.id,
+      phase: starter.phase,
+      file: starter.file,
+      line: starter.line,
+      msg: starter.msg ? starter.msg.expand(this) : '',
+      data: starter.logdata ? starter.logdata.expand(this) : '',
+      severity: starter.severity === undefined ? '' : SEVERITY_NAMES[starter.severity],
+      tags: starter.tags,
+      ver: starter.ver ?? '',
+      rev: starter.rev ?? '',
+      maturity: starter.maturity,
+      accuracy: starter.accuracy,
+      matchedVarName: this.matchedVar?.name ?? '',
+      matchedValue: this.matchedVar?.value ?? '',
+      operator: op ? `${op.negated ? '!' : ''}@${op.name} ${op.param}` : '',
+      disruptive,
+    };
+  }
+
+  // ---- VariableContext / ActionContext ------------------------------------------------
+
+  get rule(): RuleFacts | undefined {
+    const s = this.currentStarter;
+    if (s === undefined) return undefined;
+    return { id: s.id, rev: s.rev, severity: s.severity, ver: s.ver, msgText: s.msg?.text, logdataText: s.logdata?.text };
+  }
+
+  durationMicros(): number {
+    return Number(process.hrtime.bigint() - this.startedHr) / 1000;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  persistent(name: string): MutableCollection | undefined {
+    return this.opened.get(name);
+  }
+
+  collectionFor(name: string): MutableCollection | undefined {
+    if (name === 'TX') return this.tx;
+    if (name === 'ENV') return this.env;
+    if (name === 'GEO') return this.geo;
+    return this.opened.get(name);
+  }
+
+  openPersistent(collection: string, key: string): void {
+    const record = this.host.store.open(collection, key, this.now());
+    this.opened.set(collection, record);
+    if (collection === 'SESSION') this.sessionId = key;
+    if (collection === 'USER') this.userId = key;
+  }
+
+  removeRules(predicate: RulePredicate): void {
+    this.removedRules = [...this.removedRules, predicate];
+  }
+
+  removeTargets(predicate: RulePredicate, exclusion: TargetExclusion): void {
+    this.targetRemovals = [...this.targetRemovals, { applies: predicate, exclusion }];
+  }
+}

@@ -1,0 +1,51 @@
+// A SecLang variable: where its values come from in a transaction. Collections accept
+// `NAME:key` and `NAME:/regex/` selectors; scalars produce one value named after themselves.
+import type { VarEntry } from '../collections/keyed-list.js';
+import type { VariableContext } from './context.js';
+
+export interface VariableDefinition {
+  /** Upper-case SecLang name. */
+  readonly name: string;
+  /** Accepts `:key` selectors (ARGS, TX, REQUEST_HEADERS, XML, ...). */
+  readonly collection: boolean;
+  /** All values, in order. Scalars use key ''. */
+  entries(ctx: VariableContext): readonly VarEntry[];
+  /** Fast keyed lookup (key already lower-cased); defaults to filtering entries(). */
+  byKey?(ctx: VariableContext, lowerKey: string): readonly VarEntry[];
+  /** XML: the selector is an XPath expression passed through as written. */
+  readonly selectorIsExpression?: boolean;
+  byExpression?(ctx: VariableContext, expression: string): readonly VarEntry[];
+}
+
+const NONE: readonly VarEntry[] = [];
+
+/** A scalar variable: one value, or none when `read` returns undefined. */
+export function scalar(name: string, read: (ctx: VariableContext) => string | number | undefined): VariableDefinition {
+  return {
+    name,
+    collection: false,
+    entries(ctx) {
+      const value = read(ctx);
+      return value === undefined ? NONE : [{ key: '', value: typeof value === 'number' ? String(value) : value }];
+    },
+  };
+}
+
+/** A collection variable backed by something with byKey/entries (KeyedList, MutableCollection). */
+export function keyed(
+  name: string,
+  source: (ctx: VariableContext) => { entries: readonly VarEntry[] | (() => readonly VarEntry[]); byKey(lower: string): readonly VarEntry[] } | undefined,
+): VariableDefinition {
+  return {
+    name,
+    collection: true,
+    entries(ctx) {
+      const src = source(ctx);
+      if (src === undefined) return NONE;
+      return typeof src.entries === 'function' ? src.entries() : src.entries;
+    },
+    byKey(ctx, lowerKey) {
+      return source(ctx)?.byKey(lowerKey) ?? NONE;
+    },
+  };
+}

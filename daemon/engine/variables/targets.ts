@@ -1,0 +1,116 @@
+// Parses the variable part of a SecRule (`ARGS|!ARGS:foo|&TX:x|REQUEST_COOKIES:/^__utm/`) into
+// compiled targets. Keys compare case-insensitively; `/.../` selectors are regexes over the
+// names (case-insensitive, as ModSecurity v2 compiles them); `!` entries exclude names from the
+// same variable; `&` counts. Everything is checked here, at load.
+import type { VariableDefinition } from './definition.js';
+import { variables } from './index.js';
+import { SecLangError, type SourceLocation } from '../seclang/errors.js';
+
+export interface KeySelector {
+  /** Lower-cased key, or undefined when a regex or nothing selects. */
+  keyLower?: string;
+  keyRegex?: RegExp;
+}
+
+export interface CompiledTarget extends KeySelector {
+  readonly variable: VariableDefinition;
+  /** The target as written, for messages. */
+  readonly text: string;
+  readonly count: boolean;
+  /** XML XPath selector. */
+  readonly expression?: string;
+}
+
+export interface TargetExclusion extends KeySelector {
+  /** Upper-case variable name. */
+  readonly variableName: string;
+}
+
+export interface ParsedTargets {
+  targets: CompiledTarget[];
+  exclusions: TargetExclusion[];
+}
+
+/** Splits on '|' outside /regex/ selectors and quotes. */
+export function splitTargetList(text: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let inRegex = false;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote !== '') {
+      if (ch === quote) quote = '';
+      current += ch;
+      continue;
+    }
+    if (inRegex) {
+      if (ch === '\\' && i + 1 < text.length) {
+        current += ch + text[++i];
+        continue;
+      }
+      if (ch === '/') inRegex = false;
+      current += ch;
+      continue;
+    }
+    if (ch === "'" && current.endsWith(':')) quote = ch;
+    else if (ch === '/' && current.endsWith(':')) inRegex = true;
+    if ((ch === '|' || ch === ',') && !inRegex) {
+      if (current.trim() !== '') parts.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  if (current.trim() !== '') parts.push(current.trim());
+  return parts;
+}
+
+function parseSelector(selector: string, where: SourceLocation, written: string): KeySelector {
+  let s = selector;
+  if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) s = s.slice(1, -1);
+  if (s.length >= 2 && s.startsWith('/') && s.endsWith('/')) {
+    try {
+      return { keyRegex: new RegExp(s.slice(1, -1), 'is') };
+    } catch (err) {
+      throw new SecLangError(where, `variable ${written}: bad selector regex: ${(err as Error).message}`);
+    }
+  }
+  return { keyLower: s.toLowerCase() };
+}
+
+export function parseTargets(text: string, where: SourceLocation): ParsedTargets {
+  const targets: CompiledTarget[] = [];
+  const exclusions: TargetExclusion[] = [];
+  for (const written of splitTargetList(text)) {
+    let rest = written;
+    const exclude = rest.startsWith('!');
+    const count = rest.startsWith('&');
+    if (exclude || count) rest = rest.slice(1);
+    const colon = rest.indexOf(':');
+    const name = (colon < 0 ? rest : rest.slice(0, colon)).toUpperCase();
+    const selector = colon < 0 ? undefined : rest.slice(colon + 1);
+    const variable = variables.get(name);
+    if (variable === undefined) throw new SecLangError(where, `unknown variable ${name} in "${written}"`);
+    if (selector !== undefined && !variable.collection) {
+      throw new SecLangError(where, `variable ${name} takes no selector ("${written}")`);
+    }
+    if (exclude) {
+      exclusions.push({ variableName: name, ...(selector === undefined ? {} : parseSelector(selector, where, written)) });
+      continue;
+    }
+    if (selector !== undefined && variable.selectorIsExpression) {
+      targets.push({ variable, text: written, count, expression: selector });
+      continue;
+    }
+    targets.push({ variable, text: written, count, ...(selector === undefined ? {} : parseSelector(selector, where, written)) });
+  }
+  return { targets, exclusions };
+}
+
+/** True when `key` (as sent) is selected by `sel`; no key and no regex selects everything. */
+export function selectorMatches(sel: KeySelector, key: string): boolean {
+  if (sel.keyRegex !== undefined) return sel.keyRegex.test(key);
+  if (sel.keyLower !== undefined) return key.toLowerCase() === sel.keyLower;
+  return true;
+}

@@ -1,0 +1,95 @@
+// A loaded WAF: configuration text or files compiled into a RuleSet once, then any number
+// of transactions. Every configuration problem surfaces here, as a SecLangError with
+// file:line, never during a request.
+import { resolve } from 'node:path';
+import { loadConfigFile, loadConfigText } from './seclang/loader.js';
+import type { Directive } from './seclang/lexer.js';
+import { SecLangError } from './seclang/errors.js';
+import { RuleSetBuilder } from './rules/builder.js';
+import { applyDirective } from './rules/directives.js';
+import type { RuleSet } from './rules/rule-set.js';
+import type { EngineRegistries } from './registries.js';
+import { Transaction, type TransactionHost } from './transaction.js';
+import { InMemoryCollectionStore, type PersistentCollectionStore } from './collections/persistent-store.js';
+import type { EngineRequest } from './request/model.js';
+import type { BodyProcessor } from './body-processors/types.js';
+
+/** One piece of configuration: inline text, or a file (with its Includes). */
+export type ConfigSource = { text: string; name?: string; baseDir?: string } | { file: string };
+
+export interface WafOptions {
+  registries: EngineRegistries;
+  /** Persistent collections (IP, GLOBAL, ...); in memory by default. */
+  store?: PersistentCollectionStore;
+}
+
+export class Waf implements TransactionHost {
+  readonly bodyProcessors: ReadonlyMap<string, BodyProcessor>;
+  readonly store: PersistentCollectionStore;
+
+  private constructor(
+    readonly ruleSet: RuleSet,
+    options: WafOptions,
+  ) {
+    this.bodyProcessors = options.registries.bodyProcessors;
+    const timeoutMs = ruleSet.settings.collectionTimeout * 1000;
+    this.store = options.store ?? new InMemoryCollectionStore(() => timeoutMs);
+  }
+
+  /** Compiles the sources, in order, into one rule set. */
+  static load(sources: readonly ConfigSource[], options: WafOptions): Waf {
+    const builder = new RuleSetBuilder(options.registries);
+    let last = { file: '<config>', line: 0 };
+    for (const source of sources) {
+      const directives: Directive[] =
+        'file' in source
+          ? loadConfigFile(source.file)
+          : loadConfigText(source.text, source.name ?? '<config>', source.baseDir ?? process.cwd());
+      for (const directive of directives) {
+        applyDirective(builder, directive);
+        last = { file: directive.file, line: directive.line };
+      }
+    }
+    return new Waf(builder.finish(last), options);
+  }
+
+  newTransaction(request: EngineRequest): Transaction {
+    return new Transaction(this, request);
+  }
+}
+
+export interface CrsLoadOptions {
+  registries: EngineRegistries;
+  /** Directory holding the CRS REQUEST-*.conf / RESPONSE-*.conf files and .data files. */
+  rulesDir: string;
+  /** crs-setup.conf. */
+  setupFile: string;
+  /** Configuration before the setup (engine settings, body processor rules). */
+  before?: ConfigSource[];
+  /** Configuration between the setup and the rules (paranoia overrides, exclusions). */
+  afterSetup?: ConfigSource[];
+  /** Overrides tx.paranoia_level (and executing paranoia) through a SecAction after the setup. */
+  paranoiaLevel?: number;
+  /** Configuration after the CRS rules (RESPONSE-999 style exclusions). */
+  after?: ConfigSource[];
+  store?: PersistentCollectionStore;
+}
+
+/** Loads the OWASP CRS: settings, crs-setup.conf, overrides, then the rule files in order. */
+export function loadCrs(options: CrsLoadOptions): Waf {
+  const sources: ConfigSource[] = [...(options.before ?? []), { file: options.setupFile }, ...(options.afterSetup ?? [])];
+  if (options.paranoiaLevel !== undefined) {
+    const pl = options.paranoiaLevel;
+    if (!Number.isInteger(pl) || pl < 1 || pl > 4) {
+      throw new SecLangError({ file: '<options>', line: 0 }, `paranoia level must be 1-4, got ${pl}`);
+    }
+    sources.push({
+      text: `SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=${pl}"`,
+      name: '<paranoia override>',
+    });
+  }
+  const rulesDir = resolve(options.rulesDir);
+  sources.push({ text: 'Include *.conf', name: '<crs rules>', baseDir: rulesDir });
+  sources.push(...(options.after ?? []));
+  return Waf.load(sources, { registries: options.registries, store: options.store });
+}

@@ -1,0 +1,34 @@
+import { describe, it, expect } from 'vitest';
+import { lexConfig } from '../../../../daemon/engine/seclang/lexer.js';
+import { splitConfigWords } from '../../../../daemon/engine/seclang/words.js';
+
+describe('splitConfigWords (Apache ap_getword_conf)', () => {
+  it('splits quoted and bare words', () => {
+    expect(splitConfigWords(` ARGS "@rx a b" 'id:1,pass'`)).toEqual(['ARGS', '@rx a b', 'id:1,pass']);
+  });
+  it('collapses doubled backslashes and escaped quotes, keeps other backslashes', () => {
+    expect(splitConfigWords(String.raw`"@rx [\\\\/]\d \"x\""`)).toEqual([String.raw`@rx [\\/]\d "x"`]);
+    expect(splitConfigWords(String.raw`a\\b a\b`)).toEqual([String.raw`a\b`, String.raw`a\b`]);
+  });
+  it('keeps an unterminated quote to the end of the line', () => {
+    expect(splitConfigWords(`"abc`)).toEqual(['abc']);
+  });
+});
+
+describe('lexConfig', () => {
+  it('joins continuation lines, keeps the first line number, skips comments', () => {
+    const text = ['# comment', 'SecRule ARGS "@rx x" \\', '    "id:1,\\', '    pass"', '', '  SecMarker END'].join('\n');
+    const d = lexConfig(text, 'f.conf');
+    expect(d).toEqual([
+      { name: 'SecRule', args: ['ARGS', '@rx x', 'id:1,    pass'], file: 'f.conf', line: 2 },
+      { name: 'SecMarker', args: ['END'], file: 'f.conf', line: 6 },
+    ]);
+  });
+  it('treats a doubled backslash at the end of a line as a literal, not a continuation', () => {
+    const d = lexConfig('SecMarker a\\\\\nSecMarker b', 'f');
+    expect(d.map((x) => x.args[0])).toEqual(['a\\', 'b']);
+  });
+  it('handles CRLF line ends', () => {
+    expect(lexConfig('SecMarker a\\\r\nb\r\n', 'f')[0].args).toEqual(['ab']);
+  });
+});
