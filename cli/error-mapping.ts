@@ -46,7 +46,12 @@ export function toCliError(error: unknown): CliError {
     });
   }
   // Errors that carry a table code (shared/errors.ts), e.g. from the admin socket client.
-  if (isCoded(error)) return new CliError(error.code, error.message, { hint: hintFor(error.code) });
+  if (isCoded(error)) {
+    const hint = hintFor(error.code);
+    // The admin client already ends some messages with advice; the hint line says it once.
+    const message = hint ? error.message.replace(/; start it with `wafctl daemon start`$/, '') : error.message;
+    return new CliError(error.code, message, { hint });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError('internal_error', message, { hint: 'run again with -v for details' });
 }

@@ -197,13 +197,13 @@ describe('login', () => {
 describe('daemon', () => {
   it('start passes every flag through with absolute paths and prints the status', async () => {
     const h = harness();
-    const argv = ['--data-dir', 'rel/data', 'daemon', 'start', '--edge-port', '0', '--edge-tls-port', '18443', '--api-port', '19443', '--admin-socket', 's.sock', '--crs-dir', '/crs', '--audit-log', 'audit.jsonl', '--workers', '2', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--demo'];
+    const argv = ['--data-dir', 'rel/data', 'daemon', 'start', '--edge-port', '0', '--edge-tls-port', '18443', '--api-port', '19443', '--admin-socket', 's.sock', '--crs-dir', '/crs', '--audit-log', 'audit.jsonl', '--workers', '2', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--demo', '--demo-port', '0', '--listen-host', '::1'];
     expect(await runCli(argv, h.deps)).toBe(0);
     const call = h.daemon.calls[0];
     const cwd = process.cwd();
     expect(call.argv).toEqual([
       '--data-dir', `${cwd}/rel/data`, '--edge-port', '0', '--edge-tls-port', '18443', '--api-port', '19443', '--admin-socket', `${cwd}/s.sock`,
-      '--crs-dir', '/crs', '--audit-log', `${cwd}/audit.jsonl`, '--workers', '2', '--tls-cert', `${cwd}/c.pem`, '--tls-key', `${cwd}/k.pem`, '--demo',
+      '--crs-dir', '/crs', '--audit-log', `${cwd}/audit.jsonl`, '--workers', '2', '--tls-cert', `${cwd}/c.pem`, '--tls-key', `${cwd}/k.pem`, '--listen-host', '::1', '--demo-port', '0', '--demo',
     ]);
     expect(h.io.out()).toMatch(/api_url +https:\/\/127\.0\.0\.1:9443/);
     expect(h.io.out()).toMatch(/uptime +1h 2m 5s/);
@@ -233,7 +233,7 @@ describe('daemon', () => {
     const h = harness();
     h.daemon.foregroundCode = 3;
     expect(await runCli(['daemon', 'start', '--foreground'], h.deps)).toBe(3);
-    expect(h.daemon.calls[0]).toMatchObject({ verb: 'foreground', argv: ['--data-dir', '/default/data'] });
+    expect(h.daemon.calls[0]).toMatchObject({ verb: 'foreground', argv: ['--data-dir', '/default/data', '--foreground'] });
   });
 
   it('stop when nothing runs exits 4; status and reload print JSON', async () => {

@@ -18,6 +18,8 @@ export interface StartOptions {
   demo?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  listenHost?: string;
+  demoPort?: number;
 }
 
 /** The daemon's own command line for these options (flag names are the same on both sides). */
@@ -33,9 +35,12 @@ export function daemonArgv(dataDir: string, options: StartOptions): string[] {
     ['--workers', options.workers],
     ['--tls-cert', options.tlsCert],
     ['--tls-key', options.tlsKey],
+    ['--listen-host', options.listenHost],
+    ['--demo-port', options.demoPort],
   ];
   for (const [flag, value] of valued) if (value !== undefined) argv.push(flag, String(value));
   if (options.demo) argv.push('--demo');
+  if (options.foreground) argv.push('--foreground');
   return argv;
 }
 
@@ -48,10 +53,12 @@ export function registerDaemonStart(daemon: Command, deps: CommandDeps): void {
     .option('--edge-tls-port <port>', 'edge HTTPS port (default 8443)', parsePort)
     .option('--api-port <port>', 'management and ingestion API port, HTTPS (default 9443)', parsePort)
     .option('--admin-socket <path>', 'admin socket path (default <data>/wafctl.sock)', parsePath)
-    .option('--crs-dir <dir>', 'OWASP Core Rule Set directory (default: found automatically)', parsePath)
+    .option('--crs-dir <dir>', 'OWASP Core Rule Set directory, rules/ under it (default /usr/share/modsecurity-crs)', parsePath)
     .option('--audit-log <file>', 'also write every event as one JSON line to this file', parsePath)
     .option('--workers <n>', 'edge worker processes', parsePositiveInt)
     .option('--demo', 'also start a demo origin and the site demo.localhost, and print curl lines to try')
+    .option('--demo-port <port>', 'port of the demo origin (default: any free port)', parsePort)
+    .option('--listen-host <address>', 'address the edge and API listeners bind (default 127.0.0.1; 0.0.0.0 or :: to serve a network)')
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) for the API listener instead of the generated one').argParser(parsePath))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) for --tls-cert').argParser(parsePath))
     .addHelpText('after', '\nExamples:\n  wafctl daemon start\n  wafctl daemon start --demo\n  wafctl --data-dir /var/lib/wafctl daemon start --foreground --api-port 9443\n')

@@ -1,0 +1,66 @@
+// The real AdminApi: shared/admin-client.ts (undici over the admin socket, answers parsed with the
+// shared schemas). Kept apart from the interface so unit tests never load undici.
+import { AdminClient } from '../shared/admin-client.js';
+import type { AdminApi, NewSite, SiteChanges } from './admin-api.js';
+
+type AddBody = Parameters<AdminClient['addSite']>[0];
+type UpdateBody = Parameters<AdminClient['updateSite']>[1];
+
+export class SocketAdminApi implements AdminApi {
+  constructor(private readonly client: AdminClient) {}
+
+  static forDataDir(dataDir: string): SocketAdminApi {
+    return new SocketAdminApi(AdminClient.forDataDir(dataDir));
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  status() {
+    return this.client.status();
+  }
+  reload() {
+    return this.client.reload();
+  }
+  listSites(options?: { all?: boolean }) {
+    return this.client.listSites(options);
+  }
+  // Plan names are checked by commander (choices) and again by the daemon: pass them as given.
+  addSite(site: NewSite) {
+    return this.client.addSite(site as AddBody);
+  }
+  getSite(domain: string) {
+    return this.client.getSite(domain);
+  }
+  updateSite(domain: string, changes: SiteChanges) {
+    return this.client.updateSite(domain, changes as UpdateBody);
+  }
+  disableSite(domain: string) {
+    return this.client.disableSite(domain);
+  }
+  enableSite(domain: string) {
+    return this.client.enableSite(domain);
+  }
+  deleteSite(domain: string) {
+    return this.client.deleteSite(domain);
+  }
+  newSiteKey(domain: string) {
+    return this.client.siteKey(domain);
+  }
+  getAccount() {
+    return this.client.getAccount();
+  }
+  setApiAccess(enabled: boolean) {
+    return this.client.setApiAccess(enabled);
+  }
+  listTokens() {
+    return this.client.listTokens();
+  }
+  createToken(name: string) {
+    return this.client.createToken(name);
+  }
+  revokeToken(id: number) {
+    return this.client.revokeToken(id);
+  }
+}

@@ -1,0 +1,10 @@
+// The wafctl process: real I/O and clients in, exit code out. Everything else is in run.ts.
+import { processIo } from './io.js';
+import { realDeps } from './real-deps.js';
+import { runCli } from './run.js';
+import { packageVersion } from './version.js';
+
+const deps = realDeps(processIo(), packageVersion());
+const code = await runCli(process.argv.slice(2), deps);
+await deps.close();
+process.exitCode = code;

@@ -1,0 +1,50 @@
+// The real implementations behind CommandDeps: the admin socket, the daemon launcher, the profile
+// file, the HTTPS API client. main.ts builds these once per run and closes them at the end.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ApiClient } from '../shared/api-client/index.js';
+import { defaultDataDir } from '../shared/paths.js';
+import { ProfileStore } from '../shared/profile.js';
+import { SocketAdminApi } from './admin-adapter.js';
+import { CliError } from './cli-error.js';
+import type { CommandDeps } from './context.js';
+import { launcherControl } from './launcher-control.js';
+import type { Io } from './io.js';
+
+export interface RealDeps extends CommandDeps {
+  close(): Promise<void>;
+}
+
+export function realDeps(io: Io, version: string): RealDeps {
+  const admins = new Map<string, SocketAdminApi>();
+  const apiClients: ApiClient[] = [];
+  return {
+    io,
+    version,
+    defaultDataDir: () => defaultDataDir(io.env as NodeJS.ProcessEnv),
+    admin(dataDir) {
+      let admin = admins.get(dataDir);
+      if (!admin) admins.set(dataDir, (admin = SocketAdminApi.forDataDir(dataDir)));
+      return admin;
+    },
+    daemon: launcherControl(),
+    profiles: new ProfileStore(io.env),
+    async apiClient(options) {
+      const client = await ApiClient.withCaFile({ ...options, userAgent: `wafctl/${version}` });
+      apiClients.push(client);
+      return client;
+    },
+    async checkCaFile(path) {
+      const absolute = resolve(path);
+      const text = await readFile(absolute, 'utf8').catch((error: Error) => {
+        throw new CliError('invalid_ca', `cannot read CA file ${absolute}: ${error.message}`);
+      });
+      if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new CliError('invalid_ca', `${absolute} holds no PEM certificate`);
+      return absolute;
+    },
+    async close() {
+      await Promise.allSettled([...admins.values()].map((admin) => admin.close()));
+      for (const client of apiClients) client.close();
+    },
+  };
+}

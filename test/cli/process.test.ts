@@ -1,0 +1,59 @@
+// The built wafctl binary as a real process (npm test builds dist/ first; run `npm run build`
+// before running vitest directly). No daemon runs in these tests.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, runWafctl, sandbox } from './cli-process.js';
+
+const KEY = 'a1B2'.repeat(16);
+
+describe('wafctl as a process, no daemon running', () => {
+  it.each([['daemon', 'status'], ['site', 'list', '--json'], ['daemon', 'reload'], ['token', 'list']])(
+    '`wafctl %s %s` exits 4 with the hint to start the daemon',
+    async (...argv) => {
+      const box = sandbox();
+      const result = await runWafctl(argv, box.env);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(new RegExp(`^error: daemon_unreachable: cannot reach the wafctl daemon at ${box.dataDir}/wafctl\\.sock`));
+      expect(result.stderr).toContain('hint: is it running? try `wafctl daemon start`');
+    },
+  );
+
+  it('bad usage exits 2: unknown command (with the nearest name) and a missing argument', async () => {
+    const box = sandbox();
+    const unknown = await runWafctl(['sitee', 'list'], box.env);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe("error: usage_error: unknown command 'sitee'\nhint: did you mean site? see `wafctl --help`\n");
+    const missing = await runWafctl(['site', 'add', 'example.test'], box.env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("error: usage_error: required option '--origin <url>' not specified");
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8'));
+    const result = await runWafctl(['--version'], sandbox().env);
+    expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('login saves a 0600 profile under $XDG_CONFIG_HOME, and a bad key saves nothing', async () => {
+    const box = sandbox();
+    const bad = await runWafctl(['login', '--site', 'example.test', '--key', 'nope', '--server', 'https://127.0.0.1:9443'], box.env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('error: invalid_api_key_format:');
+    const path = join(box.configHome, 'wafctl', 'config.json');
+    await expect(stat(path)).rejects.toThrow(/ENOENT/);
+
+    const good = await runWafctl(['--json', 'login', '--site', 'example.test', '--key', KEY, '--server', 'https://127.0.0.1:9443'], box.env);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual({ site: 'example.test', server: 'https://127.0.0.1:9443', ca: null });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, 'utf8')).profiles['example.test'].key).toBe(KEY);
+  });
+
+  it('login without --server needs a running daemon and says so (exit 2)', async () => {
+    const result = await runWafctl(['login', '--site', 'example.test', '--key', KEY], sandbox().env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: usage_error: no --server given and no local daemon to ask/);
+  });
+});
