@@ -1,6 +1,6 @@
 // Fixed-window rate limiting for the APIs (spec section 8): N requests per 60 s window per key.
-// Counting goes through a counter store so a shared store (Redis) can replace the in-process one;
-// the structural type here matches daemon/store/counter-store.ts.
+// Counting goes through daemon/store/counter-store.ts (MemoryCounterStore now, Redis later). The
+// APIs run in the daemon's main process, where the counter answers synchronously.
 
 export interface WindowCounter {
   hit(key: string, windowMs: number, nowMs: number): { count: number; resetAt: number };
@@ -35,25 +35,4 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.resetSeconds),
   };
-}
-
-/** In-process fixed windows; entries of past windows are dropped as they are touched and by sweep(). */
-export class MemoryWindowCounter implements WindowCounter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  hit(key: string, windowMs: number, nowMs: number): { count: number; resetAt: number } {
-    let window = this.windows.get(key);
-    if (window === undefined || window.resetAt <= nowMs) {
-      const start = nowMs - (nowMs % windowMs);
-      window = { count: 0, resetAt: start + windowMs };
-      this.windows.set(key, window);
-      if (this.windows.size > 100_000) this.sweep(nowMs);
-    }
-    window.count++;
-    return { count: window.count, resetAt: window.resetAt };
-  }
-
-  sweep(nowMs: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= nowMs) this.windows.delete(key);
-  }
 }

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestPlugin, type IngestDependencies, type StoredAccessInput, type StoredWafInput } from '../../../daemon/ingest/plugin.js';
-import { MemoryWindowCounter } from '../../../daemon/rate-limit/fixed-window.js';
+import { MemoryCounterStore } from '../../../daemon/store/counter-store.js';
 
 // The plugin on a real socket with in-memory dependencies; the daemon's end-to-end test covers
 // the same routes over HTTPS with the real token store and event store.
@@ -12,7 +12,7 @@ const OTHER_ACCOUNT_TOKEN = 'wfi_othertoken0123456789';
 const stored = { waf: [] as StoredWafInput[], access: [] as StoredAccessInput[] };
 let failStorage = false;
 let clock = 1_763_700_000_000;
-let counter = new MemoryWindowCounter();
+let counter = new MemoryCounterStore();
 
 const deps: IngestDependencies = {
   authenticate: (token) =>
@@ -59,7 +59,7 @@ beforeEach(() => {
   stored.waf.length = 0;
   stored.access.length = 0;
   failStorage = false;
-  counter = new MemoryWindowCounter();
+  counter = new MemoryCounterStore();
 });
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {

@@ -1,0 +1,18 @@
+import type { Analytics, AnalyticsPeriod, WafLogs, WafLogsQuery } from '../../../shared/schemas/management-api.js';
+import type { StoredSite } from '../../../shared/schemas/site.js';
+import type { WindowCounter } from '../../rate-limit/fixed-window.js';
+
+// What the management API needs from the rest of the daemon; app.ts wires the real stores.
+
+export interface ManagementDependencies {
+  findSiteByKeyHash(hash: string): StoredSite | undefined;
+  /** Runs `change` on the site's stored record inside the config store's single writer and persists it
+   *  before resolving; when `change` throws, nothing is written. */
+  updateSite<T>(siteId: number, change: (site: StoredSite) => T): Promise<T>;
+  wafLogs(siteId: number, query: WafLogsQuery, now: Date): Promise<WafLogs>;
+  analytics(siteId: number, period: AnalyticsPeriod, now: Date): Promise<Analytics>;
+  /** Answers POST /wp/vulnerabilities/check with the spec 2.7 top-level shape (without `success`). */
+  checkVulnerabilities(body: unknown, now: Date): Promise<Record<string, unknown>>;
+  counter: WindowCounter;
+  now(): number;
+}
