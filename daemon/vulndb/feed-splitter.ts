@@ -76,8 +76,14 @@ export class FeedSplitter {
             i = n;
             break;
           }
-          this.collect(chunk, start, end);
-          this.emitMember(end);
+          if (this.pieces.length === 0) {
+            // The whole value lies in this chunk: decode it in place, no copy.
+            this.checkSize(end - start, start);
+            this.emitText(chunk.toString('utf8', start, end), end);
+          } else {
+            this.collect(chunk, start, end);
+            this.emitMember(end);
+          }
           start = -1;
           i = end;
           this.state = State.AfterValue;
@@ -250,26 +256,40 @@ export class FeedSplitter {
   private collect(chunk: Buffer, start: number, end: number): void {
     if (end <= start) return;
     this.pieceBytes += end - start;
-    if (this.pieceBytes > this.maxRecordBytes) {
-      throw new FeedSyntaxError(
-        'record_too_large',
-        `a record is larger than ${this.maxRecordBytes} bytes (at byte ${this.position + start})`,
-        this.position + start,
-      );
-    }
+    this.checkSize(this.pieceBytes, start);
     // Copy: the caller may reuse the chunk's memory after push() returns.
     this.pieces.push(Buffer.from(chunk.subarray(start, end)));
   }
 
+  private checkSize(bytes: number, startInChunk: number): void {
+    if (bytes > this.maxRecordBytes) {
+      throw new FeedSyntaxError(
+        'record_too_large',
+        `a record is larger than ${this.maxRecordBytes} bytes (at byte ${this.position + startInChunk})`,
+        this.position + startInChunk,
+      );
+    }
+  }
+
   private emitMember(endInChunk: number): void {
-    const value = this.parsePieces(this.position + endInChunk, 'record');
-    this.onMember(this.key, value);
+    const text = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString('utf8');
+    this.pieces = [];
+    this.pieceBytes = 0;
+    this.emitText(text, endInChunk);
+  }
+
+  private emitText(text: string, endInChunk: number): void {
+    this.onMember(this.key, this.parseText(text, this.position + endInChunk, 'record'));
   }
 
   private parsePieces(at: number, what: 'key' | 'record'): unknown {
     const text = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString('utf8');
     this.pieces = [];
     this.pieceBytes = 0;
+    return this.parseText(text, at, what);
+  }
+
+  private parseText(text: string, at: number, what: 'key' | 'record'): unknown {
     try {
       return JSON.parse(text);
     } catch (err) {

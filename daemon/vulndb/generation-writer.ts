@@ -25,7 +25,8 @@ export interface IndexFile {
   slugs: Record<string, IndexEntry[]>;
 }
 
-const FLUSH_BYTES = 1 << 20;
+// Small batches: lines waiting for a write would otherwise survive into the old generation of the heap.
+const FLUSH_BYTES = 256 * 1024;
 
 export class GenerationWriter {
   private readonly out: string[] = [];
@@ -56,7 +57,7 @@ export class GenerationWriter {
     return this.dead.size;
   }
 
-  /** Appends a record; awaits only when a buffered megabyte is flushed (backpressure for the stream). */
+  /** Appends a record; awaits only when a buffered batch is flushed (backpressure for the stream). */
   async add(record: StoredRecord, ranges: SoftwareRanges[]): Promise<void> {
     const recNo = this.spans.length / 2;
     const previous = this.byId.get(record.id);
@@ -103,6 +104,10 @@ export class GenerationWriter {
   }
 
   private internCopyrights(copyrights: Record<string, unknown>): number {
+    // Feeds repeat a handful of blocks: compare with those first, allocation-free.
+    for (let i = 0; i < this.copyrights.length && i < 16; i++) {
+      if (sameJson(this.copyrights[i], copyrights)) return i;
+    }
     const key = JSON.stringify(copyrights);
     let id = this.copyrightIds.get(key);
     if (id === undefined) {
@@ -120,6 +125,19 @@ export class GenerationWriter {
     this.outBytes = 0;
     await this.file.write(text);
   }
+}
+
+/** Deep equality of two JSON values (key order ignored). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 /** Writes a whole small file and fsyncs it before returning. */
