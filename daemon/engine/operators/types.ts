@@ -9,6 +9,10 @@ export interface OperatorRuntime {
   expandMacros(text: string): string;
   readonly capturing: boolean;
   setCapture(index: number, value: string): void;
+  /** Removes TX:<index>; ModSecurity unsets TX:0..9 before storing a new match's captures. */
+  unsetCapture?(index: number): void;
+  /** @geoLookup's result: the GEO collection's fields (COUNTRY_CODE, ...), replacing what was there. */
+  setGeo?(fields: Record<string, string>): void;
 }
 
 export type OperatorEvaluate = (input: string, runtime: OperatorRuntime) => boolean;

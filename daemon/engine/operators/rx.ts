@@ -1,0 +1,44 @@
+// @rx: PCRE match (translated once at load, see ../regex/). With `capture`, TX.0 is the whole match
+// and TX.1..9 the groups; TX.0..9 are unset first, as ModSecurity does. A parameter with %{macros}
+// is expanded, passed through ModSecurity's log_escape_re() and compiled per distinct value.
+import type { OperatorEvaluate, OperatorFactory, OperatorRuntime } from './types.js';
+import { compilePcre, pcreGroups, type PcreRegex } from '../regex/index.js';
+import { logEscapeRe } from './log-escape-re.js';
+
+const MACRO_CACHE_LIMIT = 64;
+
+export const rx: OperatorFactory = (param) => {
+  if (!param.includes('%{')) return matcher(compilePcre(param));
+  compilePcre(logEscapeRe(param.replace(/%\{[^}]*\}/g, 'x'))); // reject a broken pattern at load, not per request
+  const cache = new Map<string, OperatorEvaluate>();
+  return (input, runtime) => {
+    const pattern = logEscapeRe(runtime.expandMacros(param));
+    let evaluate = cache.get(pattern);
+    if (!evaluate) {
+      try {
+        evaluate = matcher(compilePcre(pattern));
+      } catch {
+        evaluate = () => false; // ModSecurity: a pattern that fails to compile at run time does not match
+      }
+      if (cache.size >= MACRO_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+      cache.set(pattern, evaluate);
+    }
+    return evaluate(input, runtime);
+  };
+};
+
+function matcher(re: PcreRegex): OperatorEvaluate {
+  const { regex } = re;
+  return (input: string, runtime: OperatorRuntime) => {
+    if (!runtime.capturing) return regex.test(input);
+    const m = regex.exec(input);
+    if (m === null) return false;
+    for (let i = 0; i <= 9; i++) runtime.unsetCapture?.(i);
+    const groups = pcreGroups(re, m, 9);
+    // PCRE reports groups up to the last one that took part in the match.
+    let last = groups.length - 1;
+    while (last > 0 && m[re.captureMap[last]] === undefined) last--;
+    for (let i = 0; i <= last; i++) runtime.setCapture(i, groups[i]);
+    return true;
+  };
+}

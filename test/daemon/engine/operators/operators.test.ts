@@ -1,0 +1,188 @@
+// Table-driven: [parameter, input, expected match] per operator, as ModSecurity v2 evaluates them.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { operators } from '../../../../daemon/engine/operators/index.js';
+import { fakeRuntime } from './fake-runtime.js';
+
+const ctx = { file: 'test.conf', line: 1, ruleDir: join(dirname(fileURLToPath(import.meta.url)), 'fixtures') };
+const compile = (name: string, param: string) => operators.get(name)!(param, ctx);
+
+const tables: Record<string, Array<[param: string, input: string, expected: boolean]>> = {
+  rx: [
+    ['^abc$', 'abc', true],
+    ['(?i)select', 'SELECT', true],
+    ['a.c', 'a\nc', true],
+    ['abc$', 'abc\n', false],
+    ['\\xff', '\xff', true],
+  ],
+  pm: [
+    ['foo bar', 'xxBARxx', true],
+    ['foo bar', 'fo ba', false],
+    ['|41 42|', 'xabx', true],
+    ['a\\:b', 'a:b', true],
+    ['foo', '', false],
+  ],
+  pmfromfile: [
+    ['phrases.data', 'run PHP code', true],
+    ['phrases.data', 'a spaced phrase here', true],
+    ['phrases.data', 'spaced', false],
+    ['phrases.data', 'x', false], // one-byte lines are skipped, as in ModSecurity
+    ['phrases.data', 'abcd', true], // |41 42|cd
+    ['phrases.data', '# comment', false],
+  ],
+  streq: [['abc', 'abc', true], ['abc', 'ABC', false], ['', '', true]],
+  strmatch: [['needle', 'haystack needle', true], ['needle', 'NEEDLE', false], ['|61|bc', 'abc', true]],
+  beginswith: [['GET', 'GET /', true], ['GET', 'get /', false], ['', 'x', true]],
+  endswith: [['.php', 'a.php', true], ['.php', 'a.php5', false], ['', '', true]],
+  contains: [['select', 'xselectx', true], ['select', 'SELECT', false], ['', '', true]],
+  containsword: [
+    ['select', 'a select b', true],
+    ['select', 'selected', false],
+    ['select', 'xselect', false],
+    ['select', '1select', false],
+    ['select', '_select', false],
+    ['select', 'selectx select', true],
+    ['select', '(select)', true],
+    ['', 'x', true],
+  ],
+  within: [['GET POST HEAD', 'POST', true], ['GET POST HEAD', 'PUT', false], ['GET', '', true], ['GET', 'GETX', false]],
+  eq: [['5', '5', true], ['5', '05', true], ['5', ' 5abc', true], ['0', 'abc', true], ['-1', '-1', true], ['1', '2', false]],
+  ge: [['5', '5', true], ['5', '4', false]],
+  gt: [['5', '6', true], ['5', '5', false], ['-1', '99999999999999999999', false]],
+  le: [['5', '5', true], ['5', '6', false]],
+  lt: [['5', '4', true], ['5', '5', false], ['1', '', true]],
+  ipmatch: [
+    ['127.0.0.1,::1', '127.0.0.1', true],
+    ['127.0.0.1,::1', '::1', true],
+    ['10.0.0.0/8', '10.200.3.4', true],
+    ['10.0.0.0/8', '11.0.0.1', false],
+    ['10.0.0.0/8', 'not an ip', false],
+    ['2001:db8::/32', '2001:db8:1::5', true],
+    ['192.168.0.1', '192.168.000.001', false],
+  ],
+  ipmatchfromfile: [['ips.data', '10.1.2.3', true], ['ips.data', '192.168.1.1', true], ['ips.data', '2001:db8::1', true], ['ips.data', '8.8.8.8', false]],
+  validatebyterange: [
+    ['32-126', 'abc', false],
+    ['32-126', 'a\tb', true],
+    ['9,10,13,32-126', 'a\tb', false],
+    ['1-255', 'a\0', true],
+    ['1-255', '', false],
+  ],
+  validateurlencoding: [['', 'a%20b', false], ['', 'a%2', true], ['', 'a%zz', true], ['', '%', true], ['', 'plain', false]],
+  validateutf8encoding: [
+    ['', 'plain', false],
+    ['', '\xc3\xa9', false],
+    ['', '\xf0\x9f\x98\x80', false],
+    ['', '\xc3', true],
+    ['', '\xc3(', true],
+    ['', '\xc0\xaf', true],
+    ['', '\xed\xa0\x80', true],
+    ['', '\xf5\x80\x80\x80', true],
+    ['', '\x80', true],
+    ['', '\xff', true],
+  ],
+  unconditionalmatch: [['', 'anything', true]],
+  nomatch: [['', 'anything', false]],
+  rbl: [['dnsbl.httpbl.org', '1.2.3.4', false]],
+};
+
+describe('operators: ModSecurity v2 behaviour', () => {
+  for (const [name, rows] of Object.entries(tables)) {
+    describe(name, () => {
+      it.each(rows)('%j on %j -> %s', (param, input, expected) => {
+        expect(compile(name, param)(input, fakeRuntime())).toBe(expected);
+      });
+    });
+  }
+});
+
+describe('captures', () => {
+  it('@rx sets TX.0..n in PCRE numbering and clears stale ones', () => {
+    const rt = fakeRuntime({ capturing: true });
+    rt.captures.set(7, 'stale');
+    expect(compile('rx', '(a)(?:x)?(b)?(c)')('zac', rt)).toBe(true);
+    expect([...rt.captures.entries()].sort()).toEqual([[0, 'ac'], [1, 'a'], [2, ''], [3, 'c']]);
+  });
+  it('@rx without capture leaves TX alone', () => {
+    const rt = fakeRuntime();
+    compile('rx', '(a)')('a', rt);
+    expect(rt.captures.size).toBe(0);
+  });
+  it('@pm sets TX.0 to the phrase as written in the rule', () => {
+    const rt = fakeRuntime({ capturing: true });
+    expect(compile('pm', 'Select UNION')('x union y', rt)).toBe(true);
+    expect(rt.captures.get(0)).toBe('UNION');
+  });
+  it('@pm reports the phrase that ends first, the longest one ending there', () => {
+    const rt = fakeRuntime({ capturing: true });
+    compile('pm', 'bcd abc bc')('xabcd', rt);
+    expect(rt.captures.get(0)).toBe('abc');
+  });
+});
+
+describe('macros', () => {
+  it('expands %{...} per call', () => {
+    const op = compile('within', '%{tx.allowed_methods}');
+    expect(op('PUT', fakeRuntime({ macros: { 'tx.allowed_methods': 'GET PUT' } }))).toBe(true);
+    expect(op('PUT', fakeRuntime({ macros: { 'tx.allowed_methods': 'GET' } }))).toBe(false);
+  });
+  it('@rx escapes the expanded text like ModSecurity (dots literal, bars still alternate)', () => {
+    const op = compile('rx', '^%{tx.charsets}$');
+    const rt = fakeRuntime({ macros: { 'tx.charsets': 'utf-8|iso-8859-1' } });
+    expect(op('utf-8', rt)).toBe(true);
+    expect(op('iso-8859-1', rt)).toBe(true);
+    expect(op('utf_8', fakeRuntime({ macros: { 'tx.charsets': 'utf.8' } }))).toBe(false);
+  });
+  it('numeric operators expand their parameter', () => {
+    expect(compile('ge', '%{tx.threshold}')('5', fakeRuntime({ macros: { 'tx.threshold': '5' } }))).toBe(true);
+  });
+});
+
+describe('@geoLookup', () => {
+  it('fills GEO for a public address and matches', () => {
+    const rt = fakeRuntime();
+    expect(compile('geolookup', '')('8.8.8.8', rt)).toBe(true);
+    expect(rt.geo.COUNTRY_CODE).toMatch(/^[A-Z]{2}$/);
+  });
+  it('does not match private or invalid addresses', () => {
+    expect(compile('geolookup', '')('10.1.2.3', fakeRuntime())).toBe(false);
+    expect(compile('geolookup', '')('nope', fakeRuntime())).toBe(false);
+  });
+});
+
+describe('@detectSQLi', () => {
+  it('matches an injection and captures the fingerprint', () => {
+    const rt = fakeRuntime({ capturing: true });
+    expect(compile('detectsqli', '')("1' OR '1'='1", rt)).toBe(true);
+    expect(rt.captures.get(0)).toMatch(/^[a-zA-Z0-9&()\-,;.:=!|^~{}[\]`*]+$/);
+    expect(compile('detectsqli', '')('hello world', fakeRuntime())).toBe(false);
+  });
+});
+
+describe('load-time errors', () => {
+  const bad: Array<[string, string, RegExp]> = [
+    ['rx', '(?R)', /invalid regular expression/],
+    ['pm', '   ', /missing parameter/],
+    ['pmfromfile', 'missing.data', /could not open phrase file/],
+    ['ipmatch', '10.0.0.0/33', /invalid netmask/],
+    ['ipmatch', 'bogus', /invalid IP address/],
+    ['ipmatchfromfile', 'bad-ips.data', /line 2: invalid IP address/],
+    ['validatebyterange', '300', /invalid range value: 300/],
+    ['validatebyterange', '20-10', /invalid range: 20-10/],
+    ['rbl', '', /missing parameter/],
+  ];
+  it.each(bad)('@%s %j fails', (name, param, message) => {
+    expect(() => compile(name, param)).toThrow(message);
+  });
+});
+
+describe('registry', () => {
+  it('has every operator CRS 3.3 and 4.x use', () => {
+    for (const name of ['rx', 'pm', 'pmfromfile', 'pmf', 'streq', 'strmatch', 'beginswith', 'endswith', 'contains', 'containsword',
+      'within', 'eq', 'ge', 'gt', 'le', 'lt', 'ipmatch', 'ipmatchfromfile', 'validatebyterange', 'validateurlencoding',
+      'validateutf8encoding', 'detectsqli', 'unconditionalmatch', 'nomatch', 'geolookup', 'rbl']) {
+      expect(operators.has(name), name).toBe(true);
+    }
+  });
+});
