@@ -4,7 +4,7 @@
  * Each rule reads tokens at `left` in the token vector and moves `pos` (where the next token
  * goes) and `left` (how many tokens are final) exactly as the C code does.
  */
-import { lookupWord } from './sqli-keywords.js';
+import { lookupPhrase } from './sqli-keywords.js';
 import type { SqliState } from './sqli-state.js';
 import {
   TOKEN_VALUE_MAX, TYPE_BACKSLASH, TYPE_BAREWORD, TYPE_COLLATE, TYPE_COMMA, TYPE_DOT, TYPE_EVIL,
@@ -32,11 +32,10 @@ function mergeWords(a: Token, b: Token): boolean {
   if (!MERGEABLE.has(a.type)) return false;
   if (!MERGEABLE.has(b.type) && b.type !== TYPE_LOGIC_OPERATOR) return false;
   if (a.val.length + b.val.length + 1 > TOKEN_VALUE_MAX) return false;
-  const merged = `${a.val} ${b.val}`;
-  const type = lookupWord(merged);
+  const type = lookupPhrase(a.val, b.val);
   if (type === 0) return false;
   a.type = type;
-  a.val = merged;
+  a.val = `${a.val} ${b.val}`;
   return true;
 }
 
@@ -45,6 +44,11 @@ const FUNCTION_IF_CALLED = [
   'USER_ID', 'USER_NAME', 'DATABASE', 'PASSWORD', 'USER', 'CURRENT_USER', 'CURRENT_DATE',
   'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'LOCALTIME', 'LOCALTIMESTAMP',
 ];
+
+function isFunctionIfCalled(val: string): boolean {
+  for (const word of FUNCTION_IF_CALLED) if (valEqualsUpper(val, word)) return true;
+  return false;
+}
 
 const SQLTYPE_OPERANDS = new Set([TYPE_BAREWORD, TYPE_NUMBER, TYPE_SQLTYPE, TYPE_LEFTPARENS, TYPE_FUNCTION, TYPE_VARIABLE, TYPE_STRING]);
 
@@ -91,7 +95,7 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
     b.type = TYPE_TSQL;
     return RESTART;
   }
-  if ((a.type === TYPE_BAREWORD || a.type === TYPE_VARIABLE) && b.type === TYPE_LEFTPARENS && FUNCTION_IF_CALLED.some((w) => valEqualsUpper(a.val, w))) {
+  if ((a.type === TYPE_BAREWORD || a.type === TYPE_VARIABLE) && b.type === TYPE_LEFTPARENS && isFunctionIfCalled(a.val)) {
     a.type = TYPE_FUNCTION;
     return RESTART;
   }
@@ -158,57 +162,71 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
   return TRY_THREE;
 }
 
-const NUMBER_OR_WORD = (t: number): boolean => t === TYPE_NUMBER || t === TYPE_BAREWORD;
-const OPERAND = (t: number): boolean => t === TYPE_BAREWORD || t === TYPE_NUMBER || t === TYPE_VARIABLE || t === TYPE_STRING;
-
 /** Three-token rules. Returns true when one applied (the loop re-examines), else false. */
 export function foldThree(sf: SqliState, cur: FoldCursor): boolean {
   const v = sf.tokenvec;
   const a = v[cur.left];
   const b = v[cur.left + 1];
   const c = v[cur.left + 2];
-
-  const dropTwo = (): true => {
+  const action = threeTokenAction(a, b, c);
+  if (action === DROP_TWO || action === DROP_TWO_COUNTED) {
+    if (action === DROP_TWO_COUNTED) sf.statsFolds += 2;
     cur.pos -= 2;
     cur.left = 0;
     return true;
-  };
-  const dropMiddle = (): true => {
+  }
+  if (action === DROP_MIDDLE || action === DROP_MIDDLE_BACK_UP) {
     b.copyFrom(c);
-    cur.pos -= 1;
+    cur.pos -= action === DROP_MIDDLE ? 1 : 3;
     cur.left = 0;
     return true;
-  };
-
-  if (a.type === TYPE_NUMBER && b.type === TYPE_OPERATOR && c.type === TYPE_NUMBER) return dropTwo();
-  if (a.type === TYPE_OPERATOR && b.type !== TYPE_LEFTPARENS && c.type === TYPE_OPERATOR) return dropTwo();
-  if (a.type === TYPE_LOGIC_OPERATOR && c.type === TYPE_LOGIC_OPERATOR) return dropTwo();
-  if (a.type === TYPE_VARIABLE && b.type === TYPE_OPERATOR && (c.type === TYPE_VARIABLE || NUMBER_OR_WORD(c.type))) return dropTwo();
-  if (NUMBER_OR_WORD(a.type) && b.type === TYPE_OPERATOR && NUMBER_OR_WORD(c.type)) return dropTwo();
-  if (OPERAND(a.type) && b.type === TYPE_OPERATOR && b.val === '::' && c.type === TYPE_SQLTYPE) {
-    sf.statsFolds += 2;
-    return dropTwo();
   }
-  if (OPERAND(a.type) && b.type === TYPE_COMMA && OPERAND(c.type)) return dropTwo();
-  if ((a.type === TYPE_EXPRESSION || a.type === TYPE_GROUP || a.type === TYPE_COMMA) && isUnaryOp(b) && c.type === TYPE_LEFTPARENS) {
-    return dropMiddle(); // "SELECT + (", "LIMIT + ("
-  }
-  if ((a.type === TYPE_KEYWORD || a.type === TYPE_EXPRESSION || a.type === TYPE_GROUP) && isUnaryOp(b) && (OPERAND(c.type) || c.type === TYPE_FUNCTION)) {
-    return dropMiddle(); // "select - 1"
-  }
-  if (a.type === TYPE_COMMA && isUnaryOp(b) && OPERAND(c.type)) {
-    // ", -1" -> ",1", then back up so that "1,-1" folds to "1"
-    b.copyFrom(c);
-    cur.left = 0;
-    cur.pos -= 3;
-    return true;
-  }
-  if (a.type === TYPE_COMMA && isUnaryOp(b) && c.type === TYPE_FUNCTION) return dropMiddle(); // "1,-sin(1)"
-  if (a.type === TYPE_BAREWORD && b.type === TYPE_DOT && c.type === TYPE_BAREWORD) return dropTwo(); // db.table
-  if (a.type === TYPE_EXPRESSION && b.type === TYPE_DOT && c.type === TYPE_BAREWORD) return dropMiddle(); // "select . `foo`"
   if (a.type === TYPE_FUNCTION && b.type === TYPE_LEFTPARENS && c.type !== TYPE_RIGHTPARENS) {
     // USER() takes no argument: "user(foo)" is not that function
     if (valEqualsUpper(a.val, 'USER')) a.type = TYPE_BAREWORD;
   }
   return false;
+}
+
+const KEEP = 0;
+/** a b c -> a */
+const DROP_TWO = 1;
+/** a b c -> a, counted as two folds */
+const DROP_TWO_COUNTED = 2;
+/** a b c -> a c */
+const DROP_MIDDLE = 3;
+/** a b c -> a c, then back up three tokens so that the result can fold with what precedes */
+const DROP_MIDDLE_BACK_UP = 4;
+
+function threeTokenAction(a: Token, b: Token, c: Token): number {
+  const ta = a.type;
+  const tb = b.type;
+  const tc = c.type;
+  if (ta === TYPE_NUMBER && tb === TYPE_OPERATOR && tc === TYPE_NUMBER) return DROP_TWO;
+  if (ta === TYPE_OPERATOR && tb !== TYPE_LEFTPARENS && tc === TYPE_OPERATOR) return DROP_TWO;
+  if (ta === TYPE_LOGIC_OPERATOR && tc === TYPE_LOGIC_OPERATOR) return DROP_TWO;
+  if (ta === TYPE_VARIABLE && tb === TYPE_OPERATOR && (tc === TYPE_VARIABLE || isNumberOrWord(tc))) return DROP_TWO;
+  if (isNumberOrWord(ta) && tb === TYPE_OPERATOR && isNumberOrWord(tc)) return DROP_TWO;
+  if (isOperand(ta) && tb === TYPE_OPERATOR && b.val === '::' && tc === TYPE_SQLTYPE) return DROP_TWO_COUNTED; // 1::int
+  if (isOperand(ta) && tb === TYPE_COMMA && isOperand(tc)) return DROP_TWO;
+  const unary = isUnaryOp(b);
+  if ((ta === TYPE_EXPRESSION || ta === TYPE_GROUP || ta === TYPE_COMMA) && unary && tc === TYPE_LEFTPARENS) {
+    return DROP_MIDDLE; // "SELECT + (", "LIMIT + ("
+  }
+  if ((ta === TYPE_KEYWORD || ta === TYPE_EXPRESSION || ta === TYPE_GROUP) && unary && (isOperand(tc) || tc === TYPE_FUNCTION)) {
+    return DROP_MIDDLE; // "select - 1"
+  }
+  if (ta === TYPE_COMMA && unary && isOperand(tc)) return DROP_MIDDLE_BACK_UP; // "1,-1" -> "1,1" -> "1"
+  if (ta === TYPE_COMMA && unary && tc === TYPE_FUNCTION) return DROP_MIDDLE; // "1,-sin(1)"
+  if (ta === TYPE_BAREWORD && tb === TYPE_DOT && tc === TYPE_BAREWORD) return DROP_TWO; // db.table
+  if (ta === TYPE_EXPRESSION && tb === TYPE_DOT && tc === TYPE_BAREWORD) return DROP_MIDDLE; // "select . `foo`"
+  return KEEP;
+}
+
+function isNumberOrWord(t: number): boolean {
+  return t === TYPE_NUMBER || t === TYPE_BAREWORD;
+}
+
+function isOperand(t: number): boolean {
+  return t === TYPE_BAREWORD || t === TYPE_NUMBER || t === TYPE_VARIABLE || t === TYPE_STRING;
 }
