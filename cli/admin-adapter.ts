@@ -9,8 +9,8 @@ type UpdateBody = Parameters<AdminClient['updateSite']>[1];
 export class SocketAdminApi implements AdminApi {
   constructor(private readonly client: AdminClient) {}
 
-  static forDataDir(dataDir: string): SocketAdminApi {
-    return new SocketAdminApi(AdminClient.forDataDir(dataDir));
+  static forSocket(socketPath: string): SocketAdminApi {
+    return new SocketAdminApi(new AdminClient(socketPath));
   }
 
   close(): Promise<void> {

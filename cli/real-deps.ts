@@ -6,6 +6,7 @@ import { ApiClient } from '../shared/api-client/index.js';
 import { defaultDataDir } from '../shared/paths.js';
 import { ProfileStore } from '../shared/profile.js';
 import { SocketAdminApi } from './admin-adapter.js';
+import { adminSocketPath } from './admin-socket-path.js';
 import { CliError } from './cli-error.js';
 import type { CommandDeps } from './context.js';
 import { launcherControl } from './launcher-control.js';
@@ -24,7 +25,7 @@ export function realDeps(io: Io, version: string): RealDeps {
     defaultDataDir: () => defaultDataDir(io.env as NodeJS.ProcessEnv),
     admin(dataDir) {
       let admin = admins.get(dataDir);
-      if (!admin) admins.set(dataDir, (admin = SocketAdminApi.forDataDir(dataDir)));
+      if (!admin) admins.set(dataDir, (admin = SocketAdminApi.forSocket(adminSocketPath(dataDir, io.env))));
       return admin;
     },
     daemon: launcherControl(),
