@@ -68,7 +68,7 @@ export class Transaction implements ActionContext {
   private targetRemovals: TargetRemoval[] = [];
   private readonly transformCache: Array<Map<string, string> | undefined>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
-  private currentPhase = 0;
+  phase = 0;
 
   constructor(private readonly host: TransactionHost, request: EngineRequest) {
     const engine = host.ruleSet.settings;
@@ -100,7 +100,7 @@ export class Transaction implements ActionContext {
   private runPhase(phase: number): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
     if (phase <= this.allowedUntil && phase !== 5) return null;
-    this.currentPhase = phase;
+    this.phase = phase;
     this.allowedPhase = false;
     evaluatePhase(this, this.host.ruleSet.phases[phase]);
     return this.interruption;
@@ -214,7 +214,7 @@ export class Transaction implements ActionContext {
         action: kind,
         status: starter.status ?? (kind === 'redirect' ? 302 : 403),
         ruleId: starter.id,
-        phase: this.currentPhase,
+        phase: this.phase,
         ...(disruptive.redirectUrl ? { redirectUrl: disruptive.redirectUrl.expand(this) } : {}),
       };
     } else if (disruptive.kind === 'allow') {

@@ -2,8 +2,9 @@
 // built them: encoded_request (base64) or raw_request (with Python's unicode_escape) as
 // given; otherwise "METHOD URI VERSION\r\n" + headers + "\r\n" + data, where data given as
 // a list is joined with CRLF, a form body without %-escapes is re-encoded with
-// urlencode(parse_qsl(data)), and Content-Type, Content-Length, Host and Connection are
-// filled in unless stop_magic is set.
+// urlencode(parse_qsl(data)), and Content-Type and Content-Length are filled in unless
+// stop_magic is set. Host is NOT added: test 920280-1 sends a request without one on purpose,
+// and the ftw version CRS CI ran did not add it either.
 
 export interface FtwInput {
   raw_request?: string;
@@ -98,8 +99,6 @@ export function buildFtwRequest(input: FtwInput): Buffer {
     }
     if (!('Content-Length' in headers) && magic) headers['Content-Length'] = String([...data].length);
   }
-  if (magic && !Object.keys(headers).some((k) => k.toLowerCase() === 'host')) headers.Host = input.dest_addr ?? 'localhost';
-  if (magic && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close';
   const method = input.method ?? 'GET';
   const uri = input.uri ?? '/';
   const version = input.version ?? 'HTTP/1.1';

@@ -48,7 +48,9 @@ export function readRequestBody(
   } catch (err) {
     result = { args: [], files: [], error: `${processor} parser failed: ${(err as Error).message}` };
   }
-  const exposeRaw = (processor !== 'MULTIPART' && processor !== '') || settings.forceRequestBodyVariable;
+  // ModSecurity v2 keeps REQUEST_BODY for the URLENCODED processor, and for a body no
+  // processor claimed when forceRequestBodyVariable is on; never for MULTIPART, JSON or XML.
+  const exposeRaw = processor === 'URLENCODED' || (processor === '' && settings.forceRequestBodyVariable);
   const body = new ParsedBody(processor, exposeRaw ? buffer.toString('latin1') : undefined, buffer.length, result);
   return { body, overLimit: false, inboundDataError, urlencodedError: processor === 'URLENCODED' && result?.error !== undefined };
 }

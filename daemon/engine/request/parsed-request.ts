@@ -4,6 +4,7 @@ import type { EngineRequest } from './model.js';
 import { splitRequestTarget } from './uri.js';
 import { parseQueryArguments } from './query-args.js';
 import { parseCookieHeader } from './cookies.js';
+import { apacheGetParents, apacheUnescapePath } from './apache-path.js';
 
 export class ParsedRequest {
   readonly method: string;
@@ -46,6 +47,19 @@ export class ParsedRequest {
     const host = this.headers.byKey('host')[0]?.value ?? '';
     this.serverName = host.replace(/:\d+$/, '');
     this.body = request.body;
+  }
+
+  private decoded: { path: string; basename: string } | undefined;
+
+  /** REQUEST_FILENAME / REQUEST_BASENAME from phase 2 on (see apache-path.ts). */
+  decodedPath(): { path: string; basename: string } {
+    if (this.decoded === undefined) {
+      const unescaped = apacheUnescapePath(this.path);
+      const path = unescaped === undefined ? this.path : apacheGetParents(unescaped);
+      const slash = path.lastIndexOf('/');
+      this.decoded = { path, basename: slash < 0 ? path : path.slice(slash + 1) };
+    }
+    return this.decoded;
   }
 
   header(lowerName: string): string | undefined {

@@ -23,6 +23,8 @@ export interface RuleFacts {
 }
 
 export interface VariableContext {
+  /** The phase being evaluated (1-5): REQUEST_FILENAME differs between 1 and 2, as in v2. */
+  readonly phase: number;
   readonly request: ParsedRequest;
   /** Phase 2 and later; NO_BODY before or when the body was not read. */
   readonly body: ParsedBody;
