@@ -65,10 +65,12 @@ export class Edge {
       new CrawlerVerifier({ resolver: options.dnsResolver, timeoutMs: options.dnsTimeoutMs }),
       new JsChallenge({ secret: options.challengeSecret, bits: options.challengeBits }),
     );
+    const counters = options.counters ?? new MemoryCounterStore();
     this.handler = new RequestHandler({
+      counters,
       snapshot: () => this.current,
       clientIps: new ClientIpResolver(options.trustedProxies),
-      pipeline: new CheckPipeline(options.counters ?? new MemoryCounterStore(), bots),
+      pipeline: new CheckPipeline(counters, bots),
       inspector: options.inspector ?? ALLOW_ALL,
       pools: this.pools,
       sink: options.sink ?? DISCARD_EVENTS,

@@ -40,6 +40,13 @@ export interface Verdict {
   block: boolean;
   /** Matches to log as WAF events (action 'block' for the disruptive one when blocked, else 'log'). */
   matches: RuleMatch[];
+  /**
+   * Rule counters this request feeds (an engine reports each TX variable `wafctl_counter_<name>`
+   * a rule set, e.g. cms rule 200140 sets tx.wafctl_counter_wp_login on a login POST). The edge
+   * counts them per client IP and site in its CounterStore and refuses with 429 over the site's
+   * per-minute limit for that counter (EdgeSnapshot site.ruleCounters).
+   */
+  counters?: string[];
 }
 
 export interface RequestInspector {

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
+import type { CounterStore } from '../store/counter-store.js';
 import { countryOf } from './checks/geo.js';
+import { checkRuleCounters } from './checks/rule-counters.js';
 import type { Block, CheckOutcome } from './checks/outcome.js';
 import type { ClientIpResolver } from './client-ip.js';
 import type { EdgeRequest } from './edge-request.js';
@@ -29,6 +31,7 @@ export interface HandlerDeps {
   pipeline: CheckPipeline;
   inspector: RequestInspector;
   pools: OriginPools;
+  counters: CounterStore;
   sink: EventSink;
   maxBodyBytes: number;
   connectTimeoutMs: number;
@@ -126,6 +129,14 @@ export class RequestHandler {
       const after = (v: Verdict | null) => {
         const blocked = !!v?.block && site.waf.mode === 'on';
         if (v) for (const m of v.matches) this.deps.sink.waf(ruleEvent(edge, m, blocked));
+        if (!blocked && site.waf.mode === 'on' && v?.counters?.length) {
+          checkRuleCounters(edge, v.counters, this.deps.counters).then((over) => {
+            if (!over) { this.forward(edge, peer, req, res, body, state); return; }
+            state.blocked = true;
+            this.refuse(edge, over, req.socket, res);
+          }, (err) => this.fail(edge, res, err));
+          return;
+        }
         if (!blocked) { this.forward(edge, peer, req, res, body, state); return; }
         state.blocked = true;
         const answer = siteBlockPage(site.blockResponse, edge.requestId);

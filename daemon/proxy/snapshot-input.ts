@@ -38,6 +38,9 @@ export const SiteInputSchema = z.object({
     mode: z.enum(['on', 'detect', 'off']).default('on'),
     paranoia: z.number().int().min(1).max(4).default(1),
   }).default({ mode: 'on', paranoia: 1 }),
+  /** Per-minute limits of the rule counters (Verdict.counters) per client IP; wp_login feeds on cms rules 200103/200140. */
+  ruleCounters: z.record(z.string().regex(/^[a-z0-9_]+$/, 'counter names are lower-case letters, digits and _'), z.number().int().positive())
+    .default({ wp_login: 10 }),
   /** PEM certificate chain and key for HTTPS (SNI on domain and aliases). */
   tls: z.object({ cert: z.string().min(1), key: z.string().min(1) }).nullable().default(null),
 });

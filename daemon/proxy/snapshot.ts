@@ -30,6 +30,8 @@ export interface CompiledSite {
   readonly rateLimits: PrefixTable<number>;
   readonly bot: { readonly enabled: boolean; readonly challenge: 'js' | 'off'; readonly blockAutomated: boolean };
   readonly waf: { readonly mode: 'on' | 'detect' | 'off'; readonly paranoia: 1 | 2 | 3 | 4 };
+  /** Per-minute limits of rule counters by name (see inspector.ts Verdict.counters). */
+  readonly ruleCounters: ReadonlyMap<string, number>;
   readonly secureContext: tls.SecureContext | null;
 }
 
@@ -129,6 +131,7 @@ function compileSite(cfg: SiteConfig, where: string): CompiledSite {
     rateLimits: compilePrefixTable(cfg.rateLimits.map((r) => ({ path: r.path, value: r.perMinute }))),
     bot: Object.freeze({ ...cfg.bot }),
     waf: Object.freeze({ mode: cfg.waf.mode, paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4 }),
+    ruleCounters: new Map(Object.entries(cfg.ruleCounters)),
     secureContext,
   });
 }

@@ -21,7 +21,7 @@ export class BotGuard {
   check(req: EdgeRequest): CheckOutcome | Promise<CheckOutcome> {
     const bot = req.site.bot;
     if (!bot.enabled) return null;
-    const ua = this.classifier.classify(req.userAgent);
+    const ua = this.classifier.classify(req.userAgent, bot.blockAutomated);
     if (ua.kind === 'scanner') {
       return block(req, 'bot-scanner', `Security scanner or attack tool: ${ua.match}`, ua.match);
     }

@@ -45,12 +45,13 @@ export class UserAgentClassifier {
     this.scanners = escaped.length ? new RegExp(escaped.join('|'), 'i') : /$^/;
   }
 
-  classify(userAgent: string): UaClass {
+  /** isbot's pattern is large (a few µs per call): it runs only when the caller needs 'automated'. */
+  classify(userAgent: string, detectAutomated = true): UaClass {
     const scanner = this.scanners.exec(userAgent);
     if (scanner) return { kind: 'scanner', match: scanner[0] };
     for (const { ua, engine } of ENGINES) if (ua.test(userAgent)) return { kind: 'crawler', engine };
     // An empty User-Agent is automated too: every browser sends one.
-    if (userAgent === '' || isbot(userAgent)) return { kind: 'automated' };
+    if (userAgent === '' || (detectAutomated && isbot(userAgent))) return { kind: 'automated' };
     return { kind: 'browser' };
   }
 }
