@@ -12,16 +12,10 @@ export const REDACTED_PATHS = [
   'token',
 ];
 
+// Synchronous writes: the control plane logs little (the edge's per-request records go to the event
+// store), and a line written before a crash or an early exit is never lost in a buffer.
 export function createDaemonLogger(file: string, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
-  const destination = pino.destination({ dest: file, mkdir: true, sync: false });
+  const destination = pino.destination({ dest: file, mkdir: true, sync: true });
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
 }
 
-/** Writes out buffered lines; call before the process exits. */
-export function flushLogger(logger: Logger): void {
-  try {
-    logger.flush();
-  } catch {
-    // A log that cannot be flushed must not stop a clean shutdown.
-  }
-}

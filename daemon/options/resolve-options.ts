@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { access, constants, readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataPaths, defaultDataDir } from '../../shared/paths.js';
 import { OPTION_ROWS, type DaemonOptions, type OptionKind, type OptionRow } from './option-table.js';
@@ -51,7 +51,10 @@ export async function readDaemonFile(path: string): Promise<Record<string, unkno
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    // An unusable data dir is reported by the data-dir check, with a clearer message.
+    if (code === 'EACCES' && !(await access(dirname(path), constants.X_OK).then(() => true, () => false))) return {};
     throw new OptionsError(`cannot read ${path}: ${(error as Error).message}`);
   }
   let doc: unknown;

@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { dataPaths, type DataPaths } from '../shared/paths.js';
+import type { DaemonStatus, DemoInfo } from '../shared/schemas/admin.js';
+import { createAdminServer, type AdminServer, type RegisterAdminRoutes } from './admin/server.js';
+import { createApiServer, type ApiServer, type RegisterRoutes } from './api/server.js';
+import { demoInfo, ensureDemoSite } from './demo/demo-site.js';
+import { startDemoOrigin, type DemoOrigin } from './demo/origin.js';
+import { createEdgePlaceholder } from './edge-placeholder.js';
+import type { EdgeFactory, EdgeService } from './edge-service.js';
+import { createDaemonLogger } from './lifecycle/daemon-log.js';
+import { acquirePidLock, type PidLock } from './lifecycle/pid-lock.js';
+import { Shutdown } from './lifecycle/shutdown.js';
+import { listenError, prepareDataDir, StartupError } from './lifecycle/startup-errors.js';
+import { VERSION } from './lifecycle/version.js';
+import { OPTION_ROWS, RESTART_ONLY, type DaemonOptions } from './options/option-table.js';
+import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
+import { ConfigFileError, openConfigStore, type ChangeListener, type ConfigStore } from './store/config/config-store.js';
+import { liveSites } from './store/config/sites.js';
+import { ensureApiTls, TlsSetupError, type ApiTls } from './tls/api-tls.js';
+
+// The daemon, assembled: data dir, lock, log, config store, TLS, edge, API and admin servers.
+// buildApp never listens; DaemonApp.listen binds everything and returns the status; stop() is the
+// one graceful shutdown. main.ts owns argv, signals and the process exit.
+
+export const DRAIN_MS = 10_000;
+
+export interface BuildOptions {
+  options: DaemonOptions;
+  /** Kept to re-resolve daemon.json on reload with the same flags and environment. */
+  flags?: Flags;
+  env?: NodeJS.ProcessEnv;
+  edgeFactory?: EdgeFactory;
+  apiRoutes?: RegisterRoutes[];
+  adminRoutes?: RegisterAdminRoutes[];
+  now?: () => Date;
+}
+
+export interface DaemonApp {
+  readonly options: DaemonOptions;
+  readonly paths: DataPaths;
+  readonly store: ConfigStore;
+  readonly logger: Logger;
+  readonly shutdown: Shutdown;
+  listen(): Promise<DaemonStatus>;
+  status(): DaemonStatus;
+  reload(): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** Graceful stop: resolves once everything is closed and the pid file is gone. */
+  stop(reason: string): Promise<void>;
+  /** The config-changed event: every accepted change and reload, as an immutable snapshot. */
+  onConfigChange(listener: ChangeListener): () => void;
+}
+
+export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
+  const { options } = build;
+  const now = build.now ?? (() => new Date());
+  const paths = dataPaths(options.dataDir);
+  await prepareDataDir(paths.dir);
+  const lock = acquirePidLock(paths.pidFile);
+  let logger: Logger | null = null;
+  try {
+    logger = createDaemonLogger(paths.log);
+    const store = await openConfigStore(paths.config, { now });
+    const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
+    if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
+    return await assemble(build, { paths, lock, logger, store, tls, now });
+  } catch (error) {
+    logger?.error({ err: error }, 'start failed');
+    lock.release();
+    if (error instanceof ConfigFileError || error instanceof TlsSetupError) throw new StartupError(error.message);
+    throw error;
+  }
+}
+
+interface Parts {
+  paths: DataPaths;
+  lock: PidLock;
+  logger: Logger;
+  store: ConfigStore;
+  tls: ApiTls;
+  now: () => Date;
+}
+
+async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
+  const { options } = build;
+  const { paths, lock, logger, store, tls, now } = parts;
+  const startedAt = now();
+  const shutdown = new Shutdown(logger);
+  const bound = { edge: 0, edgeTls: 0, api: 0 };
+  let demo: { origin: DemoOrigin; info: DemoInfo } | null = null;
+  let crsFound = hasCrs(options.crsDir);
+
+  const edge: EdgeService = await (build.edgeFactory ?? createEdgePlaceholder)({ options, store, logger, tls });
+  const api: ApiServer = await createApiServer({ tls, logger, register: build.apiRoutes });
+  let admin: AdminServer | null = null;
+
+  const status = (): DaemonStatus => ({
+    pid: process.pid,
+    version: VERSION,
+    started_at: startedAt.toISOString(),
+    uptime_s: Math.round((now().getTime() - startedAt.getTime()) / 1000),
+    data_dir: paths.dir,
+    ports: { edge: bound.edge, edge_tls: bound.edgeTls, api: bound.api },
+    api_url: `https://${urlHost(options.listenHost)}:${bound.api}`,
+    ca_file: tls.caFile,
+    admin_socket: options.adminSocket,
+    sites: liveSites(store.snapshot()).length,
+    crs: { found: crsFound, dir: options.crsDir },
+    workers: options.workers,
+    demo: demo?.info ?? null,
+  });
+
+  const reload = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
+    try {
+      const fresh = await resolveDaemonOptions(build.flags ?? {}, build.env ?? {});
+      const needRestart = OPTION_ROWS.filter((row) => RESTART_ONLY.has(row.key) && fresh[row.key] !== options[row.key]).map((row) => row.file);
+      if (needRestart.length > 0) logger.warn({ settings: needRestart }, 'changed settings take effect after a restart');
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+    const result = await store.reload();
+    if (result.ok) {
+      crsFound = hasCrs(options.crsDir);
+      logger.info('configuration reloaded');
+    } else {
+      logger.warn({ problem: result.message }, 'reload refused');
+    }
+    return result;
+  };
+
+  const stop = (reason: string) => shutdown.run(reason);
+
+  admin = await createAdminServer({
+    socketPath: options.adminSocket,
+    logger,
+    deps: { store, now, status, reload, requestShutdown: (reason) => void stop(reason) },
+    register: build.adminRoutes,
+  });
+
+  // Stop accepting and drain first, then the files: the socket and pid file go last.
+  shutdown.add('edge and api', async () => {
+    await Promise.all([edge.close(DRAIN_MS), api.close(DRAIN_MS)]);
+  });
+  shutdown.add('demo origin', async () => demo?.origin.close());
+  shutdown.add('admin socket', async () => admin?.close());
+  shutdown.add('config store', () => store.flush());
+  shutdown.add('pid file', () => lock.release());
+  shutdown.add('log', () => logger.info('stopped'));
+
+  return {
+    options,
+    paths,
+    store,
+    logger,
+    shutdown,
+    status,
+    reload,
+    stop,
+    onConfigChange: (listener) => store.onChange(listener),
+    async listen() {
+      try {
+        const edgePorts = await edge.listen(options.listenHost, { edge: options.edgePort, edgeTls: options.edgeTlsPort })
+          .catch((error: NodeJS.ErrnoException & { port?: number }) => {
+            const tlsFailed = error.port === options.edgeTlsPort && options.edgeTlsPort !== options.edgePort;
+            throw tlsFailed
+              ? listenError(error, 'edge TLS', options.edgeTlsPort, 'edge-tls-port', options.listenHost)
+              : listenError(error, 'edge', options.edgePort, 'edge-port', options.listenHost);
+          });
+        bound.edge = edgePorts.edge;
+        bound.edgeTls = edgePorts.edgeTls;
+        bound.api = await api.listen(options.apiPort, options.listenHost)
+          .catch((error) => { throw listenError(error, 'api', options.apiPort, 'api-port', options.listenHost); });
+        if (options.demo) {
+          const origin = await startDemoOrigin(options.demoPort)
+            .catch((error) => { throw listenError(error, 'demo origin', options.demoPort, 'demo-port', '127.0.0.1'); });
+          demo = { origin, info: demoInfo(origin.url, urlHost(options.listenHost), bound.edge) };
+          await ensureDemoSite(store, origin.url, now);
+        }
+        await admin!.listen();
+      } catch (error) {
+        logger.error({ err: error }, 'start failed');
+        await stop('start failed');
+        throw error;
+      }
+      const ready = status();
+      logger.info({ ports: ready.ports, api_url: ready.api_url, crs: ready.crs, data_dir: ready.data_dir }, 'ready');
+      return ready;
+    },
+  };
+}
+
+function hasCrs(dir: string): boolean {
+  return existsSync(join(dir, 'rules'));
+}
+
+/** The host a local client should use: loopback for wildcard binds, brackets for IPv6. */
+function urlHost(listenHost: string): string {
+  if (listenHost === '0.0.0.0' || listenHost === '::') return '127.0.0.1';
+  return listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+}

@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+import type { DaemonOptions } from './options/option-table.js';
+import type { ConfigStore } from './store/config/config-store.js';
+import type { ApiTls } from './tls/api-tls.js';
+
+// The seam between the control plane (app.ts) and the data plane: app.ts builds the edge with an
+// EdgeFactory, binds it, and closes it on stop. The edge reads config through store snapshots and
+// store.onChange (immutable snapshots; changes apply without restart).
+
+export interface EdgeContext {
+  options: DaemonOptions;
+  store: ConfigStore;
+  logger: Logger;
+  /** The API certificate; the edge may use it until it has per-site certificates. */
+  tls: ApiTls;
+}
+
+export interface EdgeService {
+  /** Binds both edge ports (0: any free port) and returns the ports actually bound. */
+  listen(host: string, ports: { edge: number; edgeTls: number }): Promise<{ edge: number; edgeTls: number }>;
+  /** Stops accepting, drains in-flight requests for up to `drainMs`, then closes the rest. */
+  close(drainMs: number): Promise<void>;
+}
+
+export type EdgeFactory = (context: EdgeContext) => EdgeService | Promise<EdgeService>;

@@ -1,0 +1,51 @@
+// The daemon process: argv and environment -> options -> buildApp -> listen, then signals.
+// Started by `wafctl daemon start` through shared/daemon-launcher.ts (readiness over IPC), or by
+// hand / systemd with --foreground. Exit codes: 0 clean stop, 1 could not start or crashed, 2 usage.
+
+import { buildApp, type DaemonApp } from './app.js';
+import { AlreadyRunningError } from './lifecycle/pid-lock.js';
+import { reportFailure, reportReady } from './lifecycle/readiness.js';
+import { OptionsError, parseDaemonArgv, resolveDaemonOptions, type Flags } from './options/resolve-options.js';
+
+// Everything the daemon creates (config, keys, socket, log) is private to its user from the first byte.
+process.umask(0o077);
+
+async function main(): Promise<void> {
+  let flags: Flags;
+  let app: DaemonApp;
+  try {
+    flags = parseDaemonArgv(process.argv.slice(2));
+    const options = await resolveDaemonOptions(flags, process.env);
+    app = await buildApp({ options, flags, env: process.env });
+  } catch (error) {
+    return fail(error, error instanceof OptionsError ? 2 : 1);
+  }
+
+  const exit = (code: number) => process.exit(code);
+  app.shutdown.handleSignals(() => exit(1), () => void app.reload());
+  process.on('uncaughtException', (error) => {
+    app.logger.fatal({ err: error }, 'uncaught exception');
+    app.stop('uncaught exception').finally(() => exit(1));
+  });
+  process.on('unhandledRejection', (error) => app.logger.error({ err: error }, 'unhandled rejection'));
+
+  let status;
+  try {
+    status = await app.listen();
+  } catch (error) {
+    return fail(error, 1);
+  }
+  // However the stop was asked for (SIGTERM, SIGINT, the admin socket), it ends the process here.
+  void app.shutdown.done.then(() => exit(0));
+  reportReady(status);
+}
+
+async function fail(error: unknown, code: number): Promise<void> {
+  const message = error instanceof AlreadyRunningError
+    ? `wafctl daemon is already running (pid ${error.pid})`
+    : error instanceof Error ? error.message : String(error);
+  await reportFailure(message.split('\n')[0]);
+  process.exit(code);
+}
+
+void main();
