@@ -1,7 +1,15 @@
 // See ../CONTRACT.md: body in, ARGS_POST / FILES / MULTIPART_* / XML out.
 export interface BodyLimits {
+  /** SecRequestBodyLimit. The caller enforces it on the transport; processors parse what they get. */
   maxBytes: number;
+  /** SecArgumentsLimit: how many arguments the body may add (the caller subtracts query arguments). */
   maxArgs: number;
+  /** SecArgumentSeparator for URLENCODED bodies; '&' when absent. */
+  argumentSeparator?: string;
+  /** SecRequestBodyJsonDepthLimit; 10000 when absent (ModSecurity's default). */
+  maxJsonDepth?: number;
+  /** SecUploadFileLimit, applied only when set (ModSecurity counts files only when it extracts them). */
+  maxFiles?: number;
 }
 
 export interface UploadedFile {
@@ -24,6 +32,8 @@ export interface BodyParseResult {
   multipart?: MultipartDetails;
   xml?: { select(xpath: string): string[] };
   error?: string;
+  /** URLENCODED_ERROR: a name or value held an invalid %-encoding (the body still parsed). */
+  urlencodedError?: boolean;
 }
 
 export type BodyProcessor = (body: Buffer, contentType: string, limits: BodyLimits) => BodyParseResult;
