@@ -114,14 +114,17 @@ export class Edge {
     return this.start(server, spec);
   }
 
-  async close(): Promise<void> {
+  /** Stops accepting; in-flight requests get up to drainMs to finish, then every connection is closed. */
+  async close(drainMs = 0): Promise<void> {
     for (const t of this.tunnels) t.destroy();
     await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => {
       s.close(() => resolve());
-      s.closeAllConnections();
+      s.closeIdleConnections();
+      const timer = setTimeout(() => s.closeAllConnections(), drainMs);
+      timer.unref();
+      s.once('close', () => clearTimeout(timer));
     })));
     this.servers.length = 0;
-    for (const t of this.tunnels) t.destroy();
     await this.pools.closeAll();
   }
 

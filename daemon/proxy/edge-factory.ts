@@ -1,0 +1,64 @@
+import type { EdgeFactory, EdgeService } from '../edge-service.js';
+import type { EventStore } from '../store/event-store.js';
+import type { CounterStore } from '../store/counter-store.js';
+import { Edge } from './edge.js';
+import { BatchingEventSink, DISCARD_EVENTS, type EventSink } from './events.js';
+import { edgeConfigFromSites } from './from-config.js';
+import type { RequestInspector } from './inspector.js';
+import { buildEdgeSnapshot } from './snapshot.js';
+
+// The real edge for app.ts (replacing edge-placeholder.ts): one process, snapshots rebuilt from
+// the config store on every change (a config the edge cannot compile is logged and the previous
+// snapshot stays), events batched into the event store (which also writes the audit log).
+// Multi-worker operation uses cluster-ipc.ts; the daemon's process model decides when to fork.
+
+export interface ProxyEdgeOptions {
+  eventStore?: EventStore;
+  inspector?: RequestInspector;
+  counters?: CounterStore;
+  /** --trusted-proxy CIDRs. */
+  trustedProxies?: readonly string[];
+  /** JS-challenge HMAC key; keep it stable across restarts (e.g. from the data dir). */
+  challengeSecret?: Buffer | string;
+}
+
+export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactory {
+  return ({ store, logger, tls }): EdgeService => {
+    const sink: EventSink = extra.eventStore ? storeSink(extra.eventStore, (err) => logger.error({ err }, 'edge: event write failed')) : DISCARD_EVENTS;
+    const edge = new Edge({
+      snapshot: buildEdgeSnapshot(edgeConfigFromSites(store.snapshot().sites)),
+      sink,
+      inspector: extra.inspector,
+      counters: extra.counters,
+      trustedProxies: extra.trustedProxies,
+      challengeSecret: extra.challengeSecret,
+      fallbackTls: { cert: tls.cert, key: tls.key },
+    });
+    const unsubscribe = store.onChange((snapshot) => {
+      try {
+        edge.setSnapshot(buildEdgeSnapshot(edgeConfigFromSites(snapshot.sites)));
+      } catch (err) {
+        logger.error({ err }, 'edge: new configuration not applied, the previous one stays');
+      }
+    });
+    return {
+      async listen(host, ports) {
+        const bound = await edge.listenHttp({ port: ports.edge, host });
+        const boundTls = await edge.listenHttps({ port: ports.edgeTls, host });
+        return { edge: bound, edgeTls: boundTls };
+      },
+      async close(drainMs) {
+        unsubscribe();
+        await edge.close(drainMs);
+        if (sink instanceof BatchingEventSink) await sink.flush();
+      },
+    };
+  };
+}
+
+function storeSink(events: EventStore, onError: (err: unknown) => void): BatchingEventSink {
+  return new BatchingEventSink({
+    writeWaf: async (batch) => { await events.appendWafEvents(batch); },
+    writeAccess: async (batch) => { await events.appendAccessEntries(batch); },
+  }, { onError });
+}
