@@ -4,6 +4,7 @@ import { beginsWith } from './begins-with.js';
 import { contains } from './contains.js';
 import { containsWord } from './contains-word.js';
 import { detectSQLi } from './detect-sqli.js';
+import { detectXSS } from './detect-xss.js';
 import { endsWith } from './ends-with.js';
 import { eq } from './eq.js';
 import { ge } from './ge.js';
@@ -33,6 +34,7 @@ export const operators: ReadonlyMap<string, OperatorFactory> = new Map<string, O
   ['contains', contains],
   ['containsword', containsWord],
   ['detectsqli', detectSQLi],
+  ['detectxss', detectXSS],
   ['endswith', endsWith],
   ['eq', eq],
   ['ge', ge],

@@ -160,6 +160,14 @@ describe('@detectSQLi', () => {
   });
 });
 
+describe('@detectXSS', () => {
+  it('matches script injection and not plain text', () => {
+    expect(compile('detectxss', '')('<script>alert(1)</script>', fakeRuntime())).toBe(true);
+    expect(compile('detectxss', '')('<img src=x onerror=alert(1)>', fakeRuntime())).toBe(true);
+    expect(compile('detectxss', '')('hello <b>world</b>', fakeRuntime())).toBe(false);
+  });
+});
+
 describe('load-time errors', () => {
   const bad: Array<[string, string, RegExp]> = [
     ['rx', '(?R)', /invalid regular expression/],
@@ -181,7 +189,7 @@ describe('registry', () => {
   it('has every operator CRS 3.3 and 4.x use', () => {
     for (const name of ['rx', 'pm', 'pmfromfile', 'pmf', 'streq', 'strmatch', 'beginswith', 'endswith', 'contains', 'containsword',
       'within', 'eq', 'ge', 'gt', 'le', 'lt', 'ipmatch', 'ipmatchfromfile', 'validatebyterange', 'validateurlencoding',
-      'validateutf8encoding', 'detectsqli', 'unconditionalmatch', 'nomatch', 'geolookup', 'rbl']) {
+      'validateutf8encoding', 'detectsqli', 'detectxss', 'unconditionalmatch', 'nomatch', 'geolookup', 'rbl']) {
       expect(operators.has(name), name).toBe(true);
     }
   });
