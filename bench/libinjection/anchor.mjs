@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const LIB = '/usr/lib/x86_64-linux-gnu/libmodsecurity.so.3';
 const binary = join(tmpdir(), 'wafctl-libinjection-anchor');
+let built;
 
 function build() {
   if (!existsSync(LIB)) return false;
@@ -33,14 +34,15 @@ export function encodeInputs(inputs) {
 
 /** Runs the anchor; returns its stdout lines split on tabs, or null when it is unavailable. */
 export function anchorRun(args, inputs) {
-  if (!existsSync(binary) && !build()) return null;
+  if (built === undefined) built = build(); // once per run, so edits to anchor.c take effect
+  if (!built) return null;
   const r = spawnSync(binary, args, { input: encodeInputs(inputs), maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) return null;
   return { version: r.stderr.toString().trim(), lines: r.stdout.toString().trim().split('\n').map((l) => l.split('\t')) };
 }
 
 /** C timings keyed like run.mjs's TS timings, or null. */
-export function runAnchor(samples, rounds, iterations, corpusInputs) {
+export function runAnchor(samples, rounds, iterations, corpusInputs, passes = 1) {
   const names = Object.keys(samples);
   const timed = anchorRun(['time', String(rounds), String(iterations)], Object.values(samples));
   if (timed === null) return null;
@@ -50,7 +52,7 @@ export function runAnchor(samples, rounds, iterations, corpusInputs) {
     out[`xss ${name}`] = Number(timed.lines[i][1]);
   });
   if (corpusInputs) {
-    const pass = anchorRun(['pass'], corpusInputs);
+    const pass = anchorRun(['pass', String(passes)], corpusInputs);
     if (pass) {
       out.sqliPass = Number(pass.lines[0][0]);
       out.xssPass = Number(pass.lines[0][1]);

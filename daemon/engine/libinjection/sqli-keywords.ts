@@ -29,53 +29,54 @@ const SPACE = 0x20;
 const SEED = 0x811c9dc5 | 0;
 
 /**
- * Continues hash h over the upper-cased text. A NUL or high byte needs no special case: no
- * keyword has one, so the exact compare after the probe rejects it.
+ * Continues hash h over the upper-cased bytes s[from, from+len). A NUL or high byte needs no
+ * special case: no keyword has one, so the exact compare after the probe rejects it.
  */
-function hashUpper(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = step(h, upperAscii(s.charCodeAt(i)));
+function hashUpper(h: number, s: string, from: number, len: number): number {
+  for (let i = from; i < from + len; i++) h = step(h, upperAscii(s.charCodeAt(i)));
   return h;
 }
 
 for (let k = 0; k < words.length; k++) {
-  let slot = hashUpper(SEED, words[k]) & MASK;
+  let slot = hashUpper(SEED, words[k], 0, words[k].length) & MASK;
   while (slots[slot] !== 0) slot = (slot + 1) & MASK;
   slots[slot] = k + 1;
 }
 
-/** Does keyword k equal first + (' ' + second when second is given), ASCII case-insensitively? */
-function keywordEquals(k: number, first: string, second: string | null): boolean {
-  const w = words[k];
-  const n = first.length;
-  if (w.length !== (second === null ? n : n + 1 + second.length)) return false;
-  for (let i = 0; i < n; i++) if (w.charCodeAt(i) !== upperAscii(first.charCodeAt(i))) return false;
-  if (second === null) return true;
-  if (w.charCodeAt(n) !== SPACE) return false;
-  for (let i = 0; i < second.length; i++) if (w.charCodeAt(n + 1 + i) !== upperAscii(second.charCodeAt(i))) return false;
+/** Does w, from offset `at`, hold the upper-cased bytes s[from, from+len)? */
+function sameUpper(w: string, at: number, s: string, from: number, len: number): boolean {
+  for (let i = 0; i < len; i++) if (w.charCodeAt(at + i) !== upperAscii(s.charCodeAt(from + i))) return false;
   return true;
 }
 
-
-function find(first: string, second: string | null): number {
-  const len = second === null ? first.length : first.length + 1 + second.length;
-  if (len === 0 || len > longestKeyword) return 0;
-  let h = hashUpper(SEED, first);
-  if (second !== null) h = hashUpper(step(h, SPACE), second);
+/** Type of the keyword spelled by s[from, from+len), plus ' ' + second when given; or 0. */
+function find(s: string, from: number, len: number, second: string | null): number {
+  const total = second === null ? len : len + 1 + second.length;
+  if (total === 0 || total > longestKeyword) return 0;
+  let h = hashUpper(SEED, s, from, len);
+  if (second !== null) h = hashUpper(step(h, SPACE), second, 0, second.length);
   for (let slot = h & MASK; slots[slot] !== 0; slot = (slot + 1) & MASK) {
     const k = slots[slot] - 1;
-    if (keywordEquals(k, first, second)) return wordTypes[k];
+    const w = words[k];
+    if (w.length !== total || !sameUpper(w, 0, s, from, len)) continue;
+    if (second === null || (w.charCodeAt(len) === SPACE && sameUpper(w, len + 1, second, 0, second.length))) return wordTypes[k];
   }
   return 0;
 }
 
 /** Token type of a word (ASCII case-insensitive), or 0 when it is no keyword. */
 export function lookupWord(word: string): number {
-  return find(word, null);
+  return find(word, 0, word.length, null);
+}
+
+/** Token type of the word s[from, from+len), without cutting it out, or 0. */
+export function lookupRange(s: string, from: number, len: number): number {
+  return find(s, from, len, null);
 }
 
 /** Token type of the phrase `first second` ("UNION ALL"), without building it, or 0. */
 export function lookupPhrase(first: string, second: string): number {
-  return find(first, second);
+  return find(first, 0, first.length, second);
 }
 
 /** Two-byte operators ("!=", "||", ":=", ...) by (upper(c0) << 8 | upper(c1)). */
@@ -90,12 +91,21 @@ export function lookupTwoBytes(c0: number, c1: number): number {
 }
 
 /**
- * Fingerprints upper-cased: libinjection compares them case-insensitively, so 't' (SQL type)
- * and 'T' (T-SQL) share entries, as in the reference.
+ * Fingerprints as numbers: the upper-cased type codes read as base-128 digits (all are ASCII
+ * and non-zero, so every fingerprint of up to five types has its own number). Upper case
+ * because libinjection compares fingerprints case-insensitively: 't' (SQL type) and 'T'
+ * (T-SQL) share entries, as in the reference. A number avoids building a string per check.
  */
-const fingerprints = new Set(FINGERPRINTS_PACKED.split('\n').map((fp) => fp.toUpperCase()));
+const fingerprintKeys = new Set<number>();
+for (const fp of FINGERPRINTS_PACKED.split('\n')) {
+  let key = 0;
+  for (let i = 0; i < fp.length; i++) key = key * 128 + upperAscii(fp.charCodeAt(i));
+  fingerprintKeys.add(key);
+}
 
-/** True when a fingerprint (token types, e.g. "s&1c") is on libinjection's SQLi list. */
-export function isKnownFingerprint(fingerprint: string): boolean {
-  return fingerprints.has(fingerprint.toUpperCase());
+/** True when the types of tokens[0..count) form a fingerprint on libinjection's SQLi list. */
+export function isKnownFingerprint(tokens: readonly { type: number }[], count: number): boolean {
+  let key = 0;
+  for (let i = 0; i < count; i++) key = key * 128 + upperAscii(tokens[i].type);
+  return fingerprintKeys.has(key);
 }

@@ -1,5 +1,5 @@
 /** Tokenizer parsers for bare words, keywords and SQL Server's [bracketed] names. */
-import { lookupWord } from './sqli-keywords.js';
+import { lookupRange } from './sqli-keywords.js';
 import { WORD_END, spanUntil } from './sqli-scan.js';
 import type { SqliState } from './sqli-state.js';
 import { TOKEN_VALUE_MAX, TYPE_BAREWORD } from './sqli-token.js';
@@ -13,13 +13,12 @@ export function parseWord(sf: SqliState): number {
   const { s, slen, pos } = sf;
   const current = sf.current;
   const wlen = spanUntil(s, pos, slen, WORD_END);
-  current.assign(TYPE_BAREWORD, pos, wlen, s, pos);
+  const kept = wlen < TOKEN_VALUE_MAX ? wlen : TOKEN_VALUE_MAX;
 
-  const val = current.val;
-  for (let i = 0; i < val.length; i++) {
-    const c = val.charCodeAt(i);
+  for (let i = 0; i < kept; i++) {
+    const c = s.charCodeAt(pos + i);
     if (c === 0x2e || c === 0x60) {
-      const type = lookupWord(val.substring(0, i));
+      const type = lookupRange(s, pos, i);
       if (type !== 0 && type !== TYPE_BAREWORD) {
         current.clear();
         current.assign(type, pos, i, s, pos);
@@ -28,10 +27,12 @@ export function parseWord(sf: SqliState): number {
     }
   }
 
+  let type = TYPE_BAREWORD;
   if (wlen <= TOKEN_VALUE_MAX) {
-    const type = lookupWord(val);
-    current.type = type === 0 ? TYPE_BAREWORD : type;
+    const found = lookupRange(s, pos, wlen);
+    if (found !== 0) type = found;
   }
+  current.assign(type, pos, wlen, s, pos);
   return pos + wlen;
 }
 

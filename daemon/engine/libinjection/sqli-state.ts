@@ -24,6 +24,7 @@ export class SqliState {
   readonly tokenvec: Token[] = Array.from({ length: MAX_TOKENS + 3 }, () => new Token());
   /** The token the tokenizer fills next (one of tokenvec, or a scratch token). */
   current: Token;
+  /** Token types of a listed fingerprint (set only once the list matched). */
   fingerprint = '';
   statsTokens = 0;
   statsFolds = 0;

@@ -23,10 +23,14 @@ const NOT_SQLI: SqliResult = Object.freeze({ isSqli: false, fingerprint: '' });
 /** Reused for every call: detection is synchronous, so calls never overlap. */
 const state = new SqliState();
 
-/** libinjection_sqli_fingerprint: folds `s` under `flags` and returns the token types. */
-export function fingerprintOf(sf: SqliState, s: string, flags: number): string {
+/**
+ * libinjection_sqli_fingerprint + _check_fingerprint: folds `s` under `flags`, then checks the
+ * token types against the fingerprint list and the false-positive reductions. The fingerprint
+ * string is only built for a listed one.
+ */
+function foldAndCheck(sf: SqliState, s: string, flags: number): boolean {
   sf.init(s, flags);
-  const tlen = fold(sf);
+  let tlen = fold(sf);
   const v = sf.tokenvec;
 
   // PHP's "magic" unclosed empty backtick at the end acts as a comment
@@ -35,35 +39,29 @@ export function fingerprintOf(sf: SqliState, s: string, flags: number): string {
     last.type = TYPE_COMMENT;
   }
 
+  for (let i = 0; i < tlen; i++) {
+    if (v[i].type === TYPE_EVIL) {
+      // unparsable (nested or MySQL conditional comments, "{ ``"): one evil token
+      v[0].type = TYPE_EVIL;
+      v[0].val = 'X';
+      v[1].type = TYPE_NONE;
+      tlen = 1;
+      break;
+    }
+  }
+  if (tlen === 0 || !isKnownFingerprint(v, tlen)) return false;
   let fp = '';
   for (let i = 0; i < tlen; i++) fp += String.fromCharCode(v[i].type);
-
-  if (fp.includes('X')) {
-    // unparsable (nested or MySQL conditional comments, "{ ``"): one evil token
-    fp = 'X';
-    v[0].type = TYPE_EVIL;
-    v[0].val = 'X';
-    v[1].type = TYPE_NONE;
-  }
   sf.fingerprint = fp;
-  return fp;
-}
-
-function fingerprintMatches(sf: SqliState): boolean {
-  return sf.fingerprint.length > 0 && isKnownFingerprint(sf.fingerprint) && notWhitelisted(sf);
+  return notWhitelisted(sf);
 }
 
 /** The first pass met MySQL-style comments ("--x", '#'), so MySQL rules might read it differently. */
 const reparseAsMysql = (sf: SqliState): boolean => sf.statsCommentDdx > 0 || sf.statsCommentHash > 0;
 
 function tryContext(s: string, quote: number): boolean {
-  fingerprintOf(state, s, quote | FLAG_SQL_ANSI);
-  if (fingerprintMatches(state)) return true;
-  if (reparseAsMysql(state)) {
-    fingerprintOf(state, s, quote | FLAG_SQL_MYSQL);
-    if (fingerprintMatches(state)) return true;
-  }
-  return false;
+  if (foldAndCheck(state, s, quote | FLAG_SQL_ANSI)) return true;
+  return reparseAsMysql(state) && foldAndCheck(state, s, quote | FLAG_SQL_MYSQL);
 }
 
 export function detectSQLi(input: string): SqliResult {
@@ -71,8 +69,7 @@ export function detectSQLi(input: string): SqliResult {
   let hit = tryContext(input, FLAG_QUOTE_NONE) || (input.includes("'") && tryContext(input, FLAG_QUOTE_SINGLE));
   if (!hit && input.includes('"')) {
     // the double-quote context is tried with MySQL comments only, as in the reference
-    fingerprintOf(state, input, FLAG_QUOTE_DOUBLE | FLAG_SQL_MYSQL);
-    hit = fingerprintMatches(state);
+    hit = foldAndCheck(state, input, FLAG_QUOTE_DOUBLE | FLAG_SQL_MYSQL);
   }
   return hit ? { isSqli: true, fingerprint: state.fingerprint } : NOT_SQLI;
 }
