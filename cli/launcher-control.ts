@@ -1,26 +1,21 @@
-// DaemonControl over shared/daemon-launcher.ts (the daemon side's contract:
-// startDaemonInBackground, stopDaemon, readDaemonStatus).
-import type { DaemonControl, StartResult, StopResult } from './daemon-control.js';
+// DaemonControl over shared/daemon-launcher.ts (the daemon side's contract): background start with
+// readiness over IPC, graceful stop over the admin socket; --foreground runs attached (foreground.ts).
+import { startDaemonInBackground, stopDaemon } from '../shared/daemon-launcher.js';
+import { adminSocketPath } from './admin-socket-path.js';
+import type { DaemonControl } from './daemon-control.js';
 import { runDaemonInForeground } from './foreground.js';
+import type { Env } from './io.js';
 
-interface LauncherModule {
-  startDaemonInBackground(argv: string[], opts: { dataDir: string }): Promise<StartResult>;
-  stopDaemon(opts: { dataDir: string }): Promise<StopResult>;
-}
-
-// Loaded on first use so commands that never start or stop the daemon do not pay for it.
-// (The specifier is a variable until shared/daemon-launcher.ts is committed by the daemon side.)
-const LAUNCHER = '../shared/daemon-launcher.js';
-const launcher = () => import(LAUNCHER) as Promise<LauncherModule>;
-
-export function launcherControl(): DaemonControl {
+export function launcherControl(env: Env): DaemonControl {
   return {
-    async startInBackground(argv, options) {
-      return (await launcher()).startDaemonInBackground(argv, options);
+    startInBackground(argv) {
+      return startDaemonInBackground(argv, { env: { ...env } });
     },
-    runInForeground: runDaemonInForeground,
-    async stop(options) {
-      return (await launcher()).stopDaemon(options);
+    runInForeground: (argv) => runDaemonInForeground(argv, env),
+    async stop({ dataDir }) {
+      const result = await stopDaemon(adminSocketPath(dataDir, env));
+      if (result.ok) return result;
+      return { ok: false, reason: result.reason, notRunning: result.code === 'daemon_unreachable' };
     },
   };
 }

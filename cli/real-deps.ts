@@ -28,7 +28,7 @@ export function realDeps(io: Io, version: string): RealDeps {
       if (!admin) admins.set(dataDir, (admin = SocketAdminApi.forSocket(adminSocketPath(dataDir, io.env))));
       return admin;
     },
-    daemon: launcherControl(),
+    daemon: launcherControl(io.env),
     profiles: new ProfileStore(io.env),
     async apiClient(options) {
       const client = await ApiClient.withCaFile({ ...options, userAgent: `wafctl/${version}` });

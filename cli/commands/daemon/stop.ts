@@ -14,7 +14,7 @@ export function registerDaemonStop(daemon: Command, deps: CommandDeps): void {
         const result = await ctx.deps.daemon.stop({ dataDir });
         if (!result.ok) {
           if (result.notRunning) {
-            throw new CliError('daemon_unreachable', result.reason, { hint: `no daemon runs on ${dataDir}; nothing to stop` });
+            throw new CliError('daemon_unreachable', `no daemon is running on ${dataDir}`, { hint: 'nothing to stop' });
           }
           throw new CliError('daemon_stop_failed', result.reason);
         }

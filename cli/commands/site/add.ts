@@ -33,7 +33,7 @@ export function registerSiteAdd(site: Command, deps: CommandDeps): void {
         });
         const { site: added, api_key } = created;
         ctx.out.info(`site ${added.domain} added; its API key is shown only this once`);
-        ctx.out.fields([...siteFields(added), ['api_key', api_key]], { site_id: added.id, domain: added.domain, api_key });
+        ctx.out.fields([...siteFields(added).filter(([label]) => label !== 'api key'), ['api_key', api_key]], { site_id: added.id, domain: added.domain, api_key });
         if (options.login) await saveKeyAsLogin(ctx, added.domain, api_key);
       }),
     );
