@@ -3,6 +3,7 @@
 import { emitJs } from './emit.js';
 import { PcreSyntaxError } from './escapes.js';
 import { parsePcre } from './parse.js';
+import { relaxPossessives } from './relax-possessive.js';
 
 export interface PcreOptions {
   caseless?: boolean;
@@ -30,6 +31,7 @@ export function compilePcre(pattern: string, options: PcreOptions = {}): PcreReg
       multiline: options.multiline ?? false,
       extended: false,
     });
+    relaxPossessives(parsed.ast);
     ({ source, flags, captureMap } = emitJs(parsed.ast, parsed.groupCount));
     groupCount = parsed.groupCount;
   } catch (err) {

@@ -129,3 +129,20 @@ describe('PCRE -> JS translation: load-time errors', () => {
     expect(() => compilePcre('(?R)')).toThrow(/invalid regular expression \/\(\?R\)\//);
   });
 });
+
+describe('possessive quantifiers that cannot give anything back', () => {
+  it('become plain greedy repeats (no back reference, so V8 can fall back to its linear engine)', () => {
+    expect(compilePcre('a\\s*+;b').regex.source).not.toMatch(/\\[1-9]/);
+    expect(compilePcre('[a-z]++=').regex.source).not.toMatch(/\\[1-9]/);
+  });
+  it('stay emulated when the next item could match what they consumed', () => {
+    expect(compilePcre('\\s*+\\s').regex.source).toMatch(/\\1/);
+    expect(compilePcre('a++').regex.source).toMatch(/\\1/);
+    expect(compilePcre('(?i)a++A').regex.source).toMatch(/\\1/);
+    expect(compilePcre('\\w++\\s*;').regex.source).toMatch(/\\1/);
+  });
+  it('keep their meaning either way', () => {
+    expect(compilePcre('^\\s*+;').regex.test('   ;')).toBe(true);
+    expect(compilePcre('^a++a').regex.test('aaa')).toBe(false);
+  });
+});
