@@ -1,8 +1,8 @@
 // A synthetic Wordfence-format feed of any size, written record by record (never held in
 // memory), deterministic for a seed. Records look like real production records (~3.6 KB on
 // average: description, references, CWE, CVSS, CVE, researchers, Defiant + MITRE copyrights,
-// 1-4 ranges, back-ported patched versions), and slugs follow a Zipf-like popularity so that
-// popular plugins carry hundreds of records, as in the real feed. Used by the large-import test
+// 1-4 ranges, back-ported patched versions), and slugs follow a skewed popularity so that
+// popular plugins carry a hundred records or so, as in the real feed. Used by the large-import test
 // and by the benchmarks.
 
 import { createWriteStream } from 'node:fs';
@@ -72,8 +72,9 @@ export async function writeSyntheticFeed(path: string, opts: SyntheticFeedOption
   if (!Number.isFinite(maxRecords) && !Number.isFinite(targetBytes)) throw new Error('give records or targetBytes');
   const plugins = opts.pluginSlugs ?? 12_000;
   const themes = opts.themeSlugs ?? 1_500;
-  // Zipf-like: slug rank r is drawn with weight ~ 1/(r+1); rand()^3 skews toward rank 0.
-  const pick = (n: number) => Math.floor(Math.pow(rand(), 3) * n);
+  // Skewed toward rank 0 like the real feed: with 12,000 plugin slugs and ~39,000 plugin records,
+  // the top slug gets ~110 records (0.28%), the top 40 together ~1,100, a random slug ~3.
+  const pick = (n: number) => Math.floor(Math.pow(rand(), 1.6) * n);
 
   const out = createWriteStream(path, { highWaterMark: 1 << 20 });
   let bytes = 0;
@@ -86,10 +87,12 @@ export async function writeSyntheticFeed(path: string, opts: SyntheticFeedOption
   while (n < maxRecords && bytes < targetBytes) {
     const id = uuid(rand);
     const roll = rand();
-    const type = roll < 0.03 ? 'core' : roll < 0.13 ? 'theme' : 'plugin';
+    // ~0.7% core (about 300 of 42,500 in the real feed), ~9% themes, the rest plugins.
+    const type = roll < 0.007 ? 'core' : roll < 0.1 ? 'theme' : 'plugin';
     const slug = type === 'core' ? 'wordpress' : type === 'theme' ? `synthetic-theme-${pick(themes)}` : pluginSlug(pick(plugins));
-    const major = 1 + Math.floor(rand() * 9);
-    const minor = Math.floor(rand() * 20);
+    // Core ranges sit in WordPress 3.x-6.x with minors 0-9; plugins and themes anywhere in 1-9.x.
+    const major = type === 'core' ? 3 + Math.floor(rand() * 4) : 1 + Math.floor(rand() * 9);
+    const minor = Math.floor(rand() * (type === 'core' ? 10 : 20));
     const patch = Math.floor(rand() * 10);
     const ranges: Record<string, unknown> = {};
     const patched: string[] = [];

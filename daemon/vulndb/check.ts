@@ -6,7 +6,7 @@ import type { ComponentResult, VulnCheckRequest, VulnCheckResponse, VulnItem } f
 import { attributionFrom } from './attribution.js';
 import { rangeContains, type LoadedGeneration } from './loaded-generation.js';
 import type { SoftwareType, StoredRecord } from './record.js';
-import { countMatch, emptySummary, severityOf, type Summary } from './severity.js';
+import { countMatch, emptySummary, severityOf, type Severity, type Summary } from './severity.js';
 import { compareCompiled, compileVersion, type CompiledVersion } from './version.js';
 
 export const NO_DATABASE_MESSAGE =
@@ -56,13 +56,30 @@ function matchItem(gen: LoadedGeneration, type: SoftwareType, slug: string, vers
   return items.sort(byScoreThenId);
 }
 
+/** Per-record values computed once, on first match: severity and compiled patched versions. */
+interface Prepared {
+  severity: Severity;
+  patched: CompiledVersion[][];
+}
+const preparedByRecord = new WeakMap<StoredRecord, Prepared>();
+
+function prepared(record: StoredRecord): Prepared {
+  let p = preparedByRecord.get(record);
+  if (p === undefined) {
+    p = { severity: severityOf(record.cvss?.score), patched: record.software.map((sw) => sw.patched_versions.map(compileVersion)) };
+    preparedByRecord.set(record, p);
+  }
+  return p;
+}
+
 function toItem(record: StoredRecord, softwareIndex: number, checked: CompiledVersion): VulnItem {
   const sw = record.software[softwareIndex];
+  const prep = prepared(record);
   return {
     id: record.id,
     title: record.title,
     description: record.description,
-    severity: severityOf(record.cvss?.score),
+    severity: prep.severity,
     cvss: record.cvss,
     cve: record.cve,
     cve_link: record.cve_link,
@@ -70,7 +87,7 @@ function toItem(record: StoredRecord, softwareIndex: number, checked: CompiledVe
     informational: record.informational,
     patched: sw.patched,
     patched_versions: sw.patched_versions,
-    fixed_in: firstPatchedAbove(sw.patched_versions, checked),
+    fixed_in: firstPatchedAbove(sw.patched_versions, prep.patched[softwareIndex], checked),
     remediation: sw.remediation,
     url: record.url,
     references: record.references,
@@ -81,18 +98,13 @@ function toItem(record: StoredRecord, softwareIndex: number, checked: CompiledVe
 }
 
 /** The lowest patched version strictly above the checked one; back-ports make this per branch. */
-function firstPatchedAbove(patched: readonly string[], checked: CompiledVersion): string | null {
-  let best: string | null = null;
-  let bestCompiled: CompiledVersion | null = null;
-  for (const p of patched) {
-    const pc = compileVersion(p);
-    if (compareCompiled(pc, checked) <= 0) continue;
-    if (bestCompiled === null || compareCompiled(pc, bestCompiled) < 0) {
-      best = p;
-      bestCompiled = pc;
-    }
+function firstPatchedAbove(patched: readonly string[], compiled: readonly CompiledVersion[], checked: CompiledVersion): string | null {
+  let best = -1;
+  for (let i = 0; i < compiled.length; i++) {
+    if (compareCompiled(compiled[i], checked) <= 0) continue;
+    if (best < 0 || compareCompiled(compiled[i], compiled[best]) < 0) best = i;
   }
-  return best;
+  return best < 0 ? null : patched[best];
 }
 
 function byScoreThenId(a: VulnItem, b: VulnItem): number {

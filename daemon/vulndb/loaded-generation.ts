@@ -25,7 +25,7 @@ export interface Candidate {
   ranges: CompiledRange[];
 }
 
-const RECORD_CACHE_SIZE = 2048;
+const RECORD_CACHE_SIZE = 4096;
 
 export class LoadedGeneration {
   private readonly cache = new Map<number, StoredRecord>();
@@ -62,11 +62,7 @@ export class LoadedGeneration {
   /** Reads and parses one stored record (cached), with its copyrights block restored. */
   record(recNo: number): StoredRecord {
     const hit = this.cache.get(recNo);
-    if (hit !== undefined) {
-      this.cache.delete(recNo);
-      this.cache.set(recNo, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     if (this.fd === null) throw new Error('the vulnerability database generation is closed');
     const offset = this.spans[recNo * 2];
     const length = this.spans[recNo * 2 + 1];
@@ -80,6 +76,7 @@ export class LoadedGeneration {
     const { copyrights_ref, ...rest } = JSON.parse(buf.toString('utf8')) as Omit<StoredRecord, 'copyrights'> & { copyrights_ref: number };
     const record: StoredRecord = { ...rest, copyrights: this.copyrights[copyrights_ref] ?? {} };
     this.cache.set(recNo, record);
+    // First in, first out: cheaper than LRU bookkeeping on every hit, and as good for this load.
     if (this.cache.size > RECORD_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as number);
     return record;
   }
