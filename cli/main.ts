@@ -4,6 +4,12 @@ import { realDeps } from './real-deps.js';
 import { runCli } from './run.js';
 import { packageVersion } from './version.js';
 
+// `wafctl site list | head -1`: the reader went away, which is not an error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const deps = realDeps(processIo(), packageVersion());
 const code = await runCli(process.argv.slice(2), deps);
 await deps.close();
