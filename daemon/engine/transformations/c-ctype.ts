@@ -33,6 +33,7 @@ export function hexNibble(c: number): number {
 
 /** C's strtol(s, NULL, base) cast to unsigned char: overflow saturates to LONG_MAX, i.e. 0xff. */
 export function strtolByte(digits: string, base: 8 | 10 | 16): number {
+  if (digits.length <= 12) return parseInt(digits, base) & 0xff;
   const prefix = base === 16 ? '0x' : base === 8 ? '0o' : '';
   const value = BigInt(prefix + digits);
   if (value > 0x7fffffffffffffffn) return 0xff;

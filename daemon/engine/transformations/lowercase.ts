@@ -1,13 +1,13 @@
 // t:lowercase: C tolower() on every byte, so only A-Z change (never Latin-1 letters).
 import type { Transformation } from './types.js';
-import { byteTable, mapBytes } from './byte-string.js';
 
-const LOWER = byteTable((c) => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c));
+// The only bytes String#toLowerCase changes besides A-Z: Latin-1 capitals.
+const LATIN1_UPPER = /[\xc0-\xd6\xd8-\xde]/;
+const UPPER_RUN = /[A-Z]+/g;
 
 export const lowercase: Transformation = (input) => {
-  // Pure-ASCII strings (the common case) can use the native conversion, which agrees on ASCII.
-  for (let i = 0; i < input.length; i++) {
-    if (input.charCodeAt(i) >= 0x80) return mapBytes(input, LOWER);
-  }
-  return input.toLowerCase();
+  // Pure-ASCII strings (the common case) can use the native conversion, which agrees on ASCII;
+  // otherwise only A-Z runs are lowered, leaving Latin-1 letters as C's tolower() does.
+  if (!LATIN1_UPPER.test(input)) return input.toLowerCase();
+  return input.replace(UPPER_RUN, (run) => run.toLowerCase());
 };

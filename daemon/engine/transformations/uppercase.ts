@@ -1,7 +1,11 @@
 // t:uppercase: C toupper() on every byte, so only a-z change.
 import type { Transformation } from './types.js';
-import { byteTable, mapBytes } from './byte-string.js';
 
-const UPPER = byteTable((c) => (c >= 0x61 && c <= 0x7a ? c - 0x20 : c));
+// Bytes String#toUpperCase would change besides a-z (µ, ß and ÿ even leave the byte range).
+const LATIN1_LOWER = /[\xb5\xdf-\xf6\xf8-\xff]/;
+const LOWER_RUN = /[a-z]+/g;
 
-export const uppercase: Transformation = (input) => mapBytes(input, UPPER);
+export const uppercase: Transformation = (input) => {
+  if (!LATIN1_LOWER.test(input)) return input.toUpperCase();
+  return input.replace(LOWER_RUN, (run) => run.toUpperCase());
+};
