@@ -10,6 +10,7 @@ import {
   type VulnDbStatus,
 } from '../../shared/schemas/vulndb.js';
 import { describeIssues } from '../../shared/schemas/issues.js';
+import { WafctlError } from '../../shared/errors.js';
 import { checkRequest } from './check.js';
 import { openFeed, type FeedSourceInput, type FeedSourceOptions } from './feed-source.js';
 import { currentGeneration, publishGeneration, removeStale } from './generation-store.js';
@@ -81,6 +82,16 @@ export class VulnDb {
   /** Validates and normalises a request body (422 `validation_error` material on failure). */
   parseCheckRequest(body: unknown): ParsedCheckRequest {
     return parseCheckRequest(body);
+  }
+
+  /**
+   * For the management API (`ManagementDependencies.checkVulnerabilities`): validates the raw
+   * body and answers it; a bad body throws WafctlError `validation_error` (422) naming each field.
+   */
+  async checkBody(body: unknown, now: Date = new Date()): Promise<VulnCheckResponse> {
+    const parsed = parseCheckRequest(body);
+    if (!parsed.ok) throw new WafctlError('validation_error', parsed.errors.join('; '));
+    return this.check(parsed.request, now);
   }
 
   /** Answers a parsed request. Synchronous on purpose: see loaded-generation.ts. */
