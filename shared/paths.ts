@@ -23,6 +23,9 @@ export interface DataPaths {
   serverCert: string;
   serverKey: string;
   eventsDir: string;
+  vulndbDir: string;
+  /** HMAC key of the edge's JS challenge, stable across restarts. */
+  challengeKey: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -41,5 +44,7 @@ export function dataPaths(dataDir: string): DataPaths {
     serverCert: join(tlsDir, 'server.crt'),
     serverKey: join(tlsDir, 'server.key'),
     eventsDir: join(dir, 'events'),
+    vulndbDir: join(dir, 'vulndb'),
+    challengeKey: join(dir, 'challenge.key'),
   };
 }

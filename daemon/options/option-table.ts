@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 // and default. Precedence is flags > env > daemon.json > defaults (DESIGN.md section 1). Adding a
 // setting is adding a row here and a field to DaemonOptions.
 
-export type OptionKind = 'port' | 'count' | 'path' | 'bool' | 'host';
+export type OptionKind = 'port' | 'count' | 'path' | 'bool' | 'host' | 'cidrs';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -22,6 +22,8 @@ export interface DaemonOptions {
   tlsKey: string | null;
   /** Address the edge and API listeners bind; loopback by default, set 0.0.0.0 or :: to serve a network. */
   listenHost: string;
+  /** Peers whose X-Forwarded-For is believed (canonical IP or CIDR); none by default. */
+  trustedProxies: string[];
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -34,7 +36,7 @@ export interface OptionRow {
   file: string;
   kind: OptionKind;
   /** null: no default (the setting is off), or computed from the data dir. */
-  fallback: (dataDir: string) => string | number | boolean | null;
+  fallback: (dataDir: string) => string | number | boolean | string[] | null;
   help: string;
 }
 
@@ -51,10 +53,11 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'foreground', flag: 'foreground', env: 'WAFCTL_FOREGROUND', file: 'foreground', kind: 'bool', fallback: () => false, help: 'stay attached (systemd, containers)' },
   { key: 'tlsCert', flag: 'tls-cert', env: 'WAFCTL_TLS_CERT', file: 'tls_cert', kind: 'path', fallback: () => null, help: 'API certificate (PEM) instead of the generated one' },
   { key: 'tlsKey', flag: 'tls-key', env: 'WAFCTL_TLS_KEY', file: 'tls_key', kind: 'path', fallback: () => null, help: 'API private key (PEM) for --tls-cert' },
+  { key: 'trustedProxies', flag: 'trusted-proxy', env: 'WAFCTL_TRUSTED_PROXIES', file: 'trusted_proxies', kind: 'cidrs', fallback: () => [], help: 'trusted proxy IP or CIDR (repeatable; env: comma-separated)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
 /** Settings a running daemon cannot change on reload (listeners and files are bound at start). */
 export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
-  'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir',
+  'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
 ]);

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataPaths, defaultDataDir } from '../../shared/paths.js';
+import { canonicalIpOrCidr } from '../../shared/schemas/ip.js';
 import { OPTION_ROWS, type DaemonOptions, type OptionKind, type OptionRow } from './option-table.js';
 
 // argv, environment and <data>/daemon.json into one DaemonOptions: flags > env > file > defaults.
@@ -15,12 +16,12 @@ export class OptionsError extends Error {
   }
 }
 
-type Raw = string | number | boolean;
-export type Flags = Partial<Record<string, string | boolean>>;
+type Raw = string | number | boolean | string[];
+export type Flags = Partial<Record<string, string | boolean | string[]>>;
 
 export function parseDaemonArgv(argv: readonly string[]): Flags {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { 'data-dir': { type: 'string' } };
-  for (const row of OPTION_ROWS) options[row.flag] = { type: row.kind === 'bool' ? 'boolean' : 'string' };
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { 'data-dir': { type: 'string' } };
+  for (const row of OPTION_ROWS) options[row.flag] = { type: row.kind === 'bool' ? 'boolean' : 'string', ...(row.kind === 'cidrs' ? { multiple: true } : {}) };
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Flags;
   } catch (error) {
@@ -95,6 +96,15 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
     case 'path': {
       if (typeof value !== 'string' || value.trim() === '') throw problem('must be a file path');
       return isAbsolute(value) ? value : resolve(base, value);
+    }
+    case 'cidrs': {
+      // Flags repeat, the variable is comma-separated, daemon.json holds an array.
+      const items = Array.isArray(value) ? value : String(value).split(',');
+      return items.map((item) => {
+        const canonical = typeof item === 'string' ? canonicalIpOrCidr(item.trim()) : null;
+        if (canonical === null) throw new OptionsError(`${where}: ${JSON.stringify(item)} is not an IP address or CIDR range`);
+        return canonical;
+      });
     }
     case 'host': {
       if (typeof value !== 'string' || isIP(value) === 0) throw problem('must be an IP address such as 127.0.0.1, ::1, 0.0.0.0 or ::');

@@ -20,7 +20,7 @@ describe('daemon options', () => {
     expect(options).toMatchObject({
       dataDir: dir, edgePort: 8080, edgeTlsPort: 8443, apiPort: 9443, adminSocket: join(dir, 'wafctl.sock'),
       crsDir: '/usr/share/modsecurity-crs', auditLog: null, demo: false, demoPort: 0, foreground: false,
-      tlsCert: null, tlsKey: null, listenHost: '127.0.0.1',
+      tlsCert: null, tlsKey: null, listenHost: '127.0.0.1', trustedProxies: [],
     });
     expect(options.workers).toBeGreaterThanOrEqual(1);
   });
@@ -39,6 +39,15 @@ describe('daemon options', () => {
     expect((await resolveDaemonOptions({}, { WAFCTL_DATA_DIR: dir })).dataDir).toBe(dir);
     expect((await resolveDaemonOptions({}, { XDG_DATA_HOME: dir })).dataDir).toBe(join(dir, 'wafctl'));
     expect((await resolveDaemonOptions({ 'data-dir': 'rel' }, {}, '/base')).dataDir).toBe('/base/rel');
+  });
+
+  it('trusted proxies: repeated flag, comma-separated env, array in daemon.json; canonical form', async () => {
+    expect((await resolveWith(['--trusted-proxy', '10.0.0.1', '--trusted-proxy', '2001:DB8::/32'])).trustedProxies).toEqual(['10.0.0.1', '2001:db8::/32']);
+    expect((await resolveWith([], { WAFCTL_TRUSTED_PROXIES: '192.168.1.7/24, ::1' })).trustedProxies).toEqual(['192.168.1.0/24', '::1']);
+    await writeFile(join(dir, 'daemon.json'), JSON.stringify({ trusted_proxies: ['127.0.0.1'] }));
+    expect((await resolveWith([])).trustedProxies).toEqual(['127.0.0.1']);
+    await expect(resolveWith(['--trusted-proxy', 'proxy.example'])).rejects.toThrow(/--trusted-proxy: "proxy.example" is not an IP address or CIDR range/);
+    expect((await resolveWith([], {})).trustedProxies).toEqual(['127.0.0.1']);
   });
 
   it('booleans from flags and env', async () => {

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { WafctlError } from '../shared/errors.js';
+import type { DataPaths } from '../shared/paths.js';
+import type { StoredSite } from '../shared/schemas/site.js';
+import type { RegisterRoutes } from './api/server.js';
+import type { ManagementDependencies } from './api/v1/dependencies.js';
+import { managementApiPlugin } from './api/v1/plugin.js';
+import type { EdgeFactory } from './edge-service.js';
+import { ingestPlugin, type IngestDependencies } from './ingest/plugin.js';
+import type { DaemonOptions } from './options/option-table.js';
+import { createProxyEdgeFactory } from './proxy/edge-factory.js';
+import type { ConfigSnapshot, ConfigStore } from './store/config/config-store.js';
+import { findSite } from './store/config/sites.js';
+import { tokenForBearer, touchToken } from './store/config/tokens.js';
+import { MemoryCounterStore } from './store/counter-store.js';
+import type { EventStore } from './store/event-store.js';
+import type { EventLogger } from './store/events/event-logger.js';
+import { openJsonlEventStore } from './store/events/jsonl-event-store.js';
+import { VulnDb } from './vulndb/vulndb.js';
+
+// The parts app.ts plugs together beyond the foundation: the event store, the management API
+// (/api/v1), ingestion (/api/vector), the vulnerability database and the real edge. Each part
+// defines what it needs (its *Dependencies); this file answers those needs from the config store.
+
+export interface Services {
+  eventStore: EventStore;
+  vulndb: VulnDb;
+  apiRoutes: RegisterRoutes[];
+  /** The real edge (daemon/proxy). app.ts still uses the placeholder: see daemon/README.md. */
+  edgeFactory: EdgeFactory;
+  close(): Promise<void>;
+}
+
+/** last_used_at is written at most this often per token: ingestion must not rewrite config.json per request. */
+const TOKEN_TOUCH_EVERY_MS = 60_000;
+
+export async function openServices(context: { options: DaemonOptions; paths: DataPaths; store: ConfigStore; logger: Logger; now: () => Date }): Promise<Services> {
+  const { options, paths, store, logger, now } = context;
+  const eventStore = await openJsonlEventStore({
+    dir: paths.eventsDir,
+    logger: eventLogger(logger.child({ component: 'event-store' })),
+    auditLogPath: options.auditLog ?? undefined,
+  });
+  const vulndb = await VulnDb.open(paths.vulndbDir);
+  const apiCounter = new MemoryCounterStore();
+
+  const management: ManagementDependencies = {
+    findSiteByKeyHash: (hash) => keyIndex(store.snapshot()).get(hash),
+    updateSite: (siteId, change) => store.update((draft) => {
+      const site = draft.sites.find((s) => s.id === siteId);
+      if (!site) throw new WafctlError('not_found', `site ${siteId} no longer exists`);
+      const result = change(site);
+      site.updated_at = now().toISOString();
+      return result;
+    }),
+    wafLogs: async (siteId, query) => {
+      const { logs, pagination } = await eventStore.searchWafLogs({ site_id: siteId, page: query.page, per_page: query.per_page, search: query.search });
+      return { logs, pagination };
+    },
+    analytics: (siteId, period, at) => eventStore.analytics({ site_id: siteId, period, now: at.getTime() }),
+    checkVulnerabilities: async (body, at) => {
+      const parsed = vulndb.parseCheckRequest(body);
+      if (!parsed.ok) throw new WafctlError('validation_error', parsed.message);
+      return { ...vulndb.check(parsed.request, at) };
+    },
+    counter: apiCounter,
+    now: () => now().getTime(),
+  };
+
+  const lastTouched = new Map<number, number>();
+  const ingest: IngestDependencies = {
+    authenticate(token) {
+      const found = tokenForBearer(store.snapshot(), token);
+      if (!found.ok) return null;
+      const at = now().getTime();
+      if (at - (lastTouched.get(found.token.id) ?? 0) >= TOKEN_TOUCH_EVERY_MS) {
+        lastTouched.set(found.token.id, at);
+        store.update((draft) => touchToken(draft, found.token.id, new Date(at).toISOString()))
+          .catch((err: unknown) => logger.warn({ err }, 'could not record token use'));
+      }
+      return { accountId: String(found.account.id), tokenId: String(found.token.id) };
+    },
+    siteOf(accountId, host) {
+      const site = findSite(store.snapshot(), host);
+      if (!site || String(site.account_id) !== accountId) return { problem: `host ${host} is not a site of this account` };
+      if (site.status === 'deleted') return { problem: `site ${host} has been deleted` };
+      return { siteId: site.id };
+    },
+    storeWaf: async (entries) => { await eventStore.appendWafEvents(entries); },
+    storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
+    counter: apiCounter,
+    now: () => now().getTime(),
+  };
+
+  const apiRoutes: RegisterRoutes[] = [
+    async (app: FastifyInstance) => { await app.register(managementApiPlugin, { deps: management, prefix: '/api/v1' }); },
+    async (app: FastifyInstance) => { await app.register(ingestPlugin, { deps: ingest }); },
+  ];
+
+  const edgeFactory = createProxyEdgeFactory({
+    eventStore,
+    counters: new MemoryCounterStore(),
+    trustedProxies: options.trustedProxies,
+    challengeSecret: await challengeSecret(paths.challengeKey),
+  });
+
+  return {
+    eventStore,
+    vulndb,
+    apiRoutes,
+    edgeFactory,
+    async close() {
+      vulndb.close();
+      await eventStore.close();
+    },
+  };
+}
+
+// The map from key hash to site is rebuilt once per config snapshot, not per request.
+const keyIndexes = new WeakMap<ConfigSnapshot, Map<string, StoredSite>>();
+function keyIndex(snapshot: ConfigSnapshot): Map<string, StoredSite> {
+  let index = keyIndexes.get(snapshot);
+  if (!index) {
+    index = new Map(snapshot.sites.filter((s) => s.key_hash !== null).map((s) => [s.key_hash!, s]));
+    keyIndexes.set(snapshot, index);
+  }
+  return index;
+}
+
+async function challengeSecret(file: string): Promise<Buffer> {
+  try {
+    const key = await readFile(file);
+    if (key.length >= 32) return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  await writeFile(file, key, { mode: 0o600 });
+  return key;
+}
+
+function eventLogger(logger: Logger): EventLogger {
+  return {
+    info: (msg, fields) => logger.info(fields ?? {}, msg),
+    warn: (msg, fields) => logger.warn(fields ?? {}, msg),
+    error: (msg, fields) => logger.error(fields ?? {}, msg),
+  };
+}
