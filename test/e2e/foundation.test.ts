@@ -52,7 +52,10 @@ beforeAll(async () => {
 
 afterAll(stopAll);
 
-describe('wafctl daemon start, sites and keys, stop, start again', () => {
+// Each step runs several CLI processes against a daemon on a shared 2-core machine: allow for load.
+const SLOW = { timeout: 120_000 };
+
+describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
   let firstKey: string;
   let secondKey: string;
 
@@ -175,7 +178,7 @@ describe('wafctl daemon start, sites and keys, stop, start again', () => {
   });
 });
 
-describe('daemon start refuses what it cannot run on, and changes nothing', () => {
+describe('daemon start refuses what it cannot run on, and changes nothing', SLOW, () => {
   let blocker: Server;
   let busyPort: number;
 
