@@ -1,0 +1,116 @@
+// Hourly rollups of access entries per site: requests, blocked, and a HyperLogLog of client
+// IPs per hour and per UTC day. /analytics reads only these: a 90-day answer merges about 90
+// daily sketches and a day's worth of hourly ones at the edges, never a segment.
+import type { Analytics, AnalyticsPeriod } from '../../../shared/schemas/events.js';
+import { PERIOD_HOURS } from '../../../shared/schemas/events.js';
+import { HLL_M, HyperLogLog, estimateRegisters, hllKey } from './hyperloglog.js';
+import { MS_PER_HOUR } from './segment-names.js';
+
+interface HourRollup {
+  requests: number;
+  blocked: number;
+  visitors: HyperLogLog;
+}
+
+class SiteRollups {
+  readonly hours = new Map<number, HourRollup>();
+  readonly days = new Map<number, HyperLogLog>();
+}
+
+export interface RollupSnapshotSite {
+  site: number;
+  hours: Float64Array;
+  requests: Float64Array;
+  blocked: Float64Array;
+  sketches: Uint8Array[];
+  days: Float64Array;
+  daySketches: Uint8Array[];
+}
+
+export class AccessRollups {
+  private readonly sites = new Map<number, SiteRollups>();
+
+  /** One access entry: `timestamp` in seconds (spec 2.9). */
+  add(siteId: number, timestampS: number, clientIp: string, blocked: boolean): void {
+    let s = this.sites.get(siteId);
+    if (!s) this.sites.set(siteId, (s = new SiteRollups()));
+    const hour = Math.floor(timestampS / 3600);
+    let h = s.hours.get(hour);
+    if (!h) s.hours.set(hour, (h = { requests: 0, blocked: 0, visitors: new HyperLogLog() }));
+    h.requests++;
+    if (blocked) h.blocked++;
+    const key = hllKey(clientIp.trim().toLowerCase());
+    h.visitors.addKey(key);
+    const day = Math.floor(hour / 24);
+    let d = s.days.get(day);
+    if (!d) s.days.set(day, (d = new HyperLogLog()));
+    d.addKey(key);
+  }
+
+  /** Spec 2.3 for the `period` hours that have started by `nowMs`, oldest first. */
+  analytics(siteId: number, period: AnalyticsPeriod, nowMs: number): Analytics {
+    const n = PERIOD_HOURS[period];
+    const end = Math.ceil(nowMs / MS_PER_HOUR);
+    const start = end - n;
+    const s = this.sites.get(siteId);
+    const hourly_data = new Array<{ hour: string; requests: number; blocked: number }>(n);
+    let total = 0;
+    let blocked = 0;
+    const acc = new Uint8Array(HLL_M);
+    let any = false;
+    for (let h = start; h < end; h++) {
+      const r = s?.hours.get(h);
+      hourly_data[h - start] = { hour: new Date(h * MS_PER_HOUR).toISOString(), requests: r?.requests ?? 0, blocked: r?.blocked ?? 0 };
+      if (!r) continue;
+      total += r.requests;
+      blocked += r.blocked;
+      any = true;
+      const day = Math.floor(h / 24);
+      // Whole days inside the period merge their daily sketch once (at their first hour).
+      if (day * 24 >= start && day * 24 + 24 <= end) continue;
+      r.visitors.mergeInto(acc);
+    }
+    if (s && any) {
+      for (let day = Math.ceil(start / 24); day * 24 + 24 <= end; day++) s.days.get(day)?.mergeInto(acc);
+    }
+    return { period, total_requests: total, unique_visitors: any ? estimateRegisters(acc) : 0, requests_blocked: blocked, hourly_data };
+  }
+
+  /** Forgets every hour of the days that fail `keepDay`. */
+  keepDays(keepDay: (day: number) => boolean): void {
+    for (const s of this.sites.values()) {
+      for (const h of s.hours.keys()) if (!keepDay(Math.floor(h / 24))) s.hours.delete(h);
+      for (const d of s.days.keys()) if (!keepDay(d)) s.days.delete(d);
+    }
+  }
+
+  snapshot(): RollupSnapshotSite[] {
+    return [...this.sites].map(([site, s]) => {
+      const keys = [...s.hours.keys()].sort((a, b) => a - b);
+      const days = [...s.days.keys()].sort((a, b) => a - b);
+      return {
+        site,
+        days: Float64Array.from(days),
+        daySketches: days.map((d) => s.days.get(d)!.toBytes().slice()),
+        hours: Float64Array.from(keys),
+        requests: Float64Array.from(keys, (k) => s.hours.get(k)!.requests),
+        blocked: Float64Array.from(keys, (k) => s.hours.get(k)!.blocked),
+        sketches: keys.map((k) => s.hours.get(k)!.visitors.toBytes().slice()),
+      };
+    });
+  }
+
+  static restore(sites: readonly RollupSnapshotSite[]): AccessRollups {
+    const r = new AccessRollups();
+    for (const snap of sites) {
+      const s = new SiteRollups();
+      r.sites.set(snap.site, s);
+      for (let i = 0; i < snap.hours.length; i++) {
+        const hour = snap.hours[i];
+        s.hours.set(hour, { requests: snap.requests[i], blocked: snap.blocked[i], visitors: HyperLogLog.fromBytes(snap.sketches[i]) });
+      }
+      for (let i = 0; i < snap.days.length; i++) s.days.set(snap.days[i], HyperLogLog.fromBytes(snap.daySketches[i]));
+    }
+    return r;
+  }
+}

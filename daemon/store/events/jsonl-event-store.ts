@@ -1,0 +1,251 @@
+// The JSON Lines event store: day segments + group commit for durability, an in-memory WAF
+// index and access rollups for reading, snapshots of both for a fast start. See README.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  EventInputError,
+  EventStoreError,
+  type AnalyticsQuery,
+  type EventStore,
+  type EventStoreStats,
+  type RetentionReport,
+  type WafLogQuery,
+  type WafLogResult,
+} from '../event-store.js';
+import { AnalyticsPeriodSchema, type Analytics, type NewAccessEntry, type NewWafEvent } from '../../../shared/schemas/events.js';
+import { AccessRollups } from './access-rollups.js';
+import { AuditLog } from './audit-log.js';
+import { accessLine, checkAccessEntry, checkWafEvent, isBlocked, wafLine } from './entry-lines.js';
+import { stderrLogger, type EventLogger } from './event-logger.js';
+import { GroupCommit } from './group-commit.js';
+import { IdSequence } from './id-sequence.js';
+import { snapshotPath, writeAccessSnapshot, writeWafSnapshot, type Coverage } from './index-snapshot.js';
+import { recoverAccess, recoverWaf, type RecoveryReport } from './recovery.js';
+import { dropOldSegments } from './retention.js';
+import { SegmentFiles } from './segment-files.js';
+import { dayOfMs, segmentNamer, type EventKind } from './segment-names.js';
+import { prefixFingerprint } from './segment-reader.js';
+import type { WafIndex } from './waf-index.js';
+import { searchWafLogs } from './waf-search.js';
+
+export interface JsonlEventStoreOptions {
+  /** The events directory (`<data>/events`); created if missing. */
+  dir: string;
+  /** Whole UTC days kept before today (default 90). */
+  retentionDays?: number;
+  /** Milliseconds since the epoch; injectable so tests and benchmarks fix "now". */
+  clock?: () => number;
+  logger?: EventLogger;
+  /** Every committed WAF event is also appended to this file (one JSON line each). */
+  auditLogPath?: string;
+  /** Snapshot of the index when something changed, at most this often (default 5 min; 0: only on close). */
+  snapshotEveryMs?: number;
+  /** Retention sweep interval (default 1 h; 0: only when applyRetention is called). */
+  retentionEveryMs?: number;
+}
+
+export interface OpenReport {
+  waf: RecoveryReport;
+  access: RecoveryReport;
+}
+
+export class JsonlEventStore implements EventStore {
+  private closed = false;
+  private dirty = false;
+  private snapshotting: Promise<void> | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private invalidLines: number;
+  private readonly segmentName = { waf: segmentNamer('waf'), access: segmentNamer('access') };
+  private tornBytes: number;
+
+  private constructor(
+    private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath'>>,
+    private readonly indexDir: string,
+    private wafIndex: WafIndex,
+    private readonly rollups: AccessRollups,
+    private readonly files: SegmentFiles,
+    private readonly ids: IdSequence,
+    private readonly commit: GroupCommit,
+    private readonly audit: AuditLog | null,
+    readonly openReport: OpenReport,
+  ) {
+    this.invalidLines = openReport.waf.invalidLines + openReport.access.invalidLines;
+    this.tornBytes = openReport.waf.tornBytesCut + openReport.access.tornBytesCut;
+  }
+
+  static async open(options: JsonlEventStoreOptions): Promise<JsonlEventStore> {
+    const opts = {
+      dir: options.dir,
+      retentionDays: options.retentionDays ?? 90,
+      clock: options.clock ?? Date.now,
+      logger: options.logger ?? stderrLogger,
+      snapshotEveryMs: options.snapshotEveryMs ?? 300_000,
+      retentionEveryMs: options.retentionEveryMs ?? 3_600_000,
+    };
+    if (!Number.isInteger(opts.retentionDays) || opts.retentionDays < 1) throw new EventInputError('retentionDays must be an integer >= 1', -1);
+    const indexDir = path.join(opts.dir, 'index');
+    try {
+      fs.mkdirSync(indexDir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new EventStoreError(`cannot create the event directory ${indexDir}: ${(err as Error).message}`, { cause: err });
+    }
+    const waf = recoverWaf(opts.dir, indexDir, opts.logger);
+    const access = recoverAccess(opts.dir, indexDir, opts.logger);
+    const files = new SegmentFiles(opts.dir);
+    for (const [f, n] of [...waf.sizes, ...access.sizes]) files.committed.set(f, n);
+    const ids = IdSequence.open(indexDir, Math.max(waf.report.maxId, access.maxId));
+    const audit = options.auditLogPath ? new AuditLog(options.auditLogPath, opts.logger) : null;
+    const commit = new GroupCommit(files, ids, audit, opts.logger);
+    const store = new JsonlEventStore(opts, indexDir, waf.index, access.rollups, files, ids, commit, audit, { waf: waf.report, access: access.report });
+    if (waf.report.entriesRead + access.report.entriesRead > 100_000) {
+      store.dirty = true;
+      void store.snapshot();
+    }
+    if (opts.snapshotEveryMs > 0) store.every(opts.snapshotEveryMs, () => (store.dirty ? store.snapshot() : undefined));
+    if (opts.retentionEveryMs > 0) store.every(opts.retentionEveryMs, () => store.applyRetention().then(() => undefined));
+    return store;
+  }
+
+  appendWafEvents(events: readonly NewWafEvent[]): Promise<number[]> {
+    return this.append('waf', events, checkWafEvent, wafLine, (e) => e.timestamp_ms, (id, e) => this.wafIndex.addWithId(id, e));
+  }
+
+  appendAccessEntries(entries: readonly NewAccessEntry[]): Promise<number[]> {
+    return this.append('access', entries, checkAccessEntry, accessLine, (e) => e.timestamp * 1000, (_id, e) => {
+      this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e));
+    });
+  }
+
+  private append<T>(
+    kind: EventKind,
+    entries: readonly T[],
+    check: (e: unknown, i: number) => void,
+    line: (id: number, e: T) => string,
+    timeMs: (e: T) => number,
+    index: (id: number, e: T) => void,
+  ): Promise<number[]> {
+    if (this.closed) return Promise.reject(new EventStoreError('event store is closed'));
+    if (!Array.isArray(entries)) return Promise.reject(new EventInputError('entries must be an array', -1));
+    const n = entries.length;
+    if (n === 0) return Promise.resolve([]);
+    const lines = new Map<string, string[]>();
+    const audit: string[] = [];
+    try {
+      for (let i = 0; i < n; i++) check(entries[i], i);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const first = this.ids.take(n);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i];
+      const file = this.segmentName[kind](dayOfMs(timeMs(e)));
+      const text = line(first + i, e);
+      const list = lines.get(file);
+      if (list) list.push(text);
+      else lines.set(file, [text]);
+      if (kind === 'waf') audit.push(text);
+    }
+    return new Promise<number[]>((resolve, reject) => {
+      this.commit.submit({
+        lines,
+        lastId: first + n - 1,
+        audit: this.audit && audit.length ? audit.join('') : null,
+        apply: () => {
+          for (let i = 0; i < n; i++) index(first + i, entries[i]);
+          this.dirty = true;
+        },
+        resolve: () => resolve(Array.from({ length: n }, (_, i) => first + i)),
+        reject,
+      });
+    });
+  }
+
+  async searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
+    return searchWafLogs(this.wafIndex, query);
+  }
+
+  async analytics(query: AnalyticsQuery): Promise<Analytics> {
+    const period = AnalyticsPeriodSchema.safeParse(query.period);
+    if (!period.success) throw new EventInputError('period must be one of 24h, 7d, 30d, 90d', -1);
+    if (!Number.isSafeInteger(query.site_id) || query.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
+    const now = query.now ?? this.opts.clock();
+    if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
+    return this.rollups.analytics(query.site_id, period.data, now);
+  }
+
+  applyRetention(now = this.opts.clock()): Promise<RetentionReport> {
+    if (this.closed) return Promise.reject(new EventStoreError('event store is closed'));
+    return this.commit.exclusive(async () => {
+      const report = await dropOldSegments(this.opts.dir, this.files, dayOfMs(now) - this.opts.retentionDays, this.opts.logger);
+      if (report.deleted.length === 0) return report;
+      const keep = (d: number): boolean => d >= dayOfMs(now) - this.opts.retentionDays;
+      if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.rebuilt(keep, []);
+      this.rollups.keepDays(keep);
+      this.dirty = true;
+      return report;
+    });
+  }
+
+  stats(): EventStoreStats {
+    return { waf_events: this.wafIndex.count, invalid_lines: this.invalidLines, torn_bytes_cut: this.tornBytes, last_id: this.ids.last };
+  }
+
+  /** Writes both index snapshots (a consistent cut taken synchronously, written in the background). */
+  snapshot(): Promise<void> {
+    if (this.snapshotting) return this.snapshotting;
+    this.dirty = false;
+    const coverage = (kind: EventKind): Coverage => {
+      const c: Coverage = {};
+      for (const [file, size] of this.files.committed) {
+        if (!file.startsWith(`${kind}-`)) continue;
+        c[file] = { size, fp: prefixFingerprint(path.join(this.opts.dir, file), size) };
+      }
+      return c;
+    };
+    let job: Promise<void>;
+    try {
+      const waf = this.wafIndex.snapshot();
+      const access = this.rollups.snapshot();
+      const wafCov = coverage('waf');
+      const accessCov = coverage('access');
+      job = (async () => {
+        await writeWafSnapshot(snapshotPath(this.indexDir, 'waf'), waf, wafCov);
+        await writeAccessSnapshot(snapshotPath(this.indexDir, 'access'), access, accessCov);
+      })();
+    } catch (err) {
+      job = Promise.reject(err);
+    }
+    this.snapshotting = job
+      .catch((err: Error) => {
+        this.dirty = true;
+        this.opts.logger.error('index snapshot failed (start-up will read more segments)', { error: err.message });
+      })
+      .finally(() => {
+        this.snapshotting = null;
+      });
+    return this.snapshotting;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.commit.drain();
+    if (this.snapshotting) await this.snapshotting;
+    if (this.dirty) await this.snapshot();
+    await this.ids.settle().catch((err: Error) => this.opts.logger.warn('could not store the last id (the next start skips ahead)', { error: err.message }));
+    this.files.closeAll();
+    this.audit?.close();
+  }
+
+  private every(ms: number, job: () => Promise<unknown> | undefined): void {
+    const t = setInterval(() => {
+      if (this.closed) return;
+      void Promise.resolve(job()).catch((err: Error) => this.opts.logger.error('background job failed', { error: err.message }));
+    }, ms);
+    t.unref();
+    this.timers.push(t);
+  }
+}
+
+export const openJsonlEventStore = (options: JsonlEventStoreOptions): Promise<JsonlEventStore> => JsonlEventStore.open(options);

@@ -1,0 +1,159 @@
+// Open-time recovery of one kind of segments: cut torn tails (logged with the byte count),
+// load the index snapshot, and read only what it does not cover: the tail appended after
+// it, or a whole segment whose covered bytes changed (hand edit), dropping days whose
+// segment disappeared. Invalid lines are skipped, counted and logged.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EventLogger } from './event-logger.js';
+import { cutTornTail, prefixFingerprint, readSegmentLines } from './segment-reader.js';
+import { listSegments, type EventKind, type SegmentRef } from './segment-names.js';
+import { readAccessSnapshot, readWafSnapshot, snapshotPath, type Coverage } from './index-snapshot.js';
+import { WafIndex, type WafIndexEntry } from './waf-index.js';
+import { AccessRollups } from './access-rollups.js';
+import { accessEntryProblem, toWafIndexEntry, wafEntryProblem, type AccessRollupEntry } from './stored-entry.js';
+
+export interface RecoveryReport {
+  tornBytesCut: number;
+  invalidLines: number;
+  /** Entries read from segments (not from the snapshot). */
+  entriesRead: number;
+  usedSnapshot: boolean;
+  /** Segments read whole because the snapshot did not match them. */
+  reread: string[];
+  /** Highest id found in this kind's segments. */
+  maxId: number;
+}
+
+interface Plan {
+  reads: { ref: SegmentRef; from: number; whole: boolean }[];
+  dropDays: Set<number>;
+  sizes: Map<string, number>;
+}
+
+const LOGGED_INVALID_PER_SEGMENT = 5;
+
+function plan(dir: string, kind: EventKind, coverage: Coverage | null, logger: EventLogger, report: RecoveryReport): Plan {
+  const p: Plan = { reads: [], dropDays: new Set(), sizes: new Map() };
+  const present = new Set<string>();
+  for (const ref of listSegments(dir, kind)) {
+    const full = path.join(dir, ref.file);
+    const cut = cutTornTail(full);
+    if (cut > 0) {
+      report.tornBytesCut += cut;
+      logger.warn('torn last line cut from segment', { file: ref.file, bytes: cut });
+    }
+    present.add(ref.file);
+    const size = fs.statSync(full).size;
+    p.sizes.set(ref.file, size);
+    const c = coverage?.[ref.file];
+    if (!coverage || !c) p.reads.push({ ref, from: 0, whole: !coverage });
+    else if (size >= c.size && prefixFingerprint(full, c.size) === c.fp) {
+      if (size > c.size) p.reads.push({ ref, from: c.size, whole: false });
+    } else {
+      p.reads.push({ ref, from: 0, whole: true });
+      p.dropDays.add(ref.day);
+      report.reread.push(ref.file);
+    }
+  }
+  for (const file of Object.keys(coverage ?? {})) {
+    if (present.has(file)) continue;
+    const day = listDay(file);
+    if (day !== null) p.dropDays.add(day);
+  }
+  return p;
+}
+
+function listDay(file: string): number | null {
+  const m = /-(\d{4})-(\d{2})-(\d{2})\.jsonl$/.exec(file);
+  return m ? Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / 86_400_000) : null;
+}
+
+function readAll(
+  dir: string,
+  p: Plan,
+  problem: (v: unknown, day: number) => string | null,
+  onEntry: (v: unknown, whole: boolean) => void,
+  logger: EventLogger,
+  report: RecoveryReport,
+): void {
+  for (const { ref, from, whole } of p.reads) {
+    let bad = 0;
+    readSegmentLines(
+      path.join(dir, ref.file),
+      from,
+      (v) => {
+        const why = problem(v, ref.day);
+        if (why === null) {
+          onEntry(v, whole);
+          report.entriesRead++;
+        }
+        return why;
+      },
+      (inv) => {
+        bad++;
+        if (bad <= LOGGED_INVALID_PER_SEGMENT) logger.warn('invalid segment line skipped', { file: ref.file, offset: inv.offset, reason: inv.reason });
+      },
+    );
+    if (bad > LOGGED_INVALID_PER_SEGMENT) logger.warn('invalid segment lines skipped', { file: ref.file, count: bad });
+    report.invalidLines += bad;
+  }
+}
+
+const newReport = (): RecoveryReport => ({ tornBytesCut: 0, invalidLines: 0, entriesRead: 0, usedSnapshot: false, reread: [], maxId: 0 });
+
+function loadSnapshot<T>(read: () => T | null, logger: EventLogger, file: string): T | null {
+  try {
+    return read();
+  } catch (err) {
+    logger.warn('index snapshot unreadable, rebuilding from segments', { file, error: (err as Error).message });
+    return null;
+  }
+}
+
+export function recoverWaf(dir: string, indexDir: string, logger: EventLogger): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
+  const report = newReport();
+  const snapFile = snapshotPath(indexDir, 'waf');
+  const loaded = loadSnapshot(() => readWafSnapshot(snapFile), logger, snapFile);
+  report.usedSnapshot = loaded !== null;
+  const p = plan(dir, 'waf', loaded?.coverage ?? null, logger, report);
+  let index = loaded ? WafIndex.restore(loaded.snap) : new WafIndex();
+  if (p.dropDays.size) index = index.rebuilt((d) => !p.dropDays.has(d), []);
+  // Whole segments stream straight into the index while ids keep rising (the usual case:
+  // days were filled in order); tails (few) are sorted first; anything out of order is
+  // merged in by one rebuild at the end.
+  const tail: WafIndexEntry[] = [];
+  const late: WafIndexEntry[] = [];
+  const addOrDefer = (e: WafIndexEntry): void => {
+    if (e.id > index.maxId) index.add(e);
+    else late.push(e);
+  };
+  readAll(dir, p, wafEntryProblem, (v, whole) => (whole ? addOrDefer(toWafIndexEntry(v)) : tail.push(toWafIndexEntry(v))), logger, report);
+  tail.sort((a, b) => a.id - b.id);
+  for (const e of tail) addOrDefer(e);
+  if (late.length) index = index.rebuilt(() => true, late);
+  report.maxId = index.maxId;
+  return { index, sizes: p.sizes, report };
+}
+
+export function recoverAccess(
+  dir: string,
+  indexDir: string,
+  logger: EventLogger,
+): { rollups: AccessRollups; sizes: Map<string, number>; report: RecoveryReport; maxId: number } {
+  const report = newReport();
+  const snapFile = snapshotPath(indexDir, 'access');
+  const loaded = loadSnapshot(() => readAccessSnapshot(snapFile), logger, snapFile);
+  report.usedSnapshot = loaded !== null;
+  const p = plan(dir, 'access', loaded?.coverage ?? null, logger, report);
+  const rollups = loaded ? AccessRollups.restore(loaded.sites) : new AccessRollups();
+  if (p.dropDays.size) rollups.keepDays((d) => !p.dropDays.has(d));
+  let maxId = 0;
+  const onEntry = (v: unknown): void => {
+    const e = v as AccessRollupEntry;
+    rollups.add(e.site_id, e.timestamp, e.client_ip, e.blocked);
+    if (e.id > maxId) maxId = e.id;
+  };
+  readAll(dir, p, accessEntryProblem, onEntry, logger, report);
+  report.maxId = maxId;
+  return { rollups, sizes: p.sizes, report, maxId };
+}

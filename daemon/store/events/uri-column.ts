@@ -1,0 +1,121 @@
+// The URIs of one site's WAF events, in position order, kept for two jobs: case-insensitive
+// substring search and the `uri` field of result rows.
+//
+// Every 16,384 events are sealed into two flat strings, the URIs as sent and the same
+// lower-cased, joined by '\n', with one offset table for both. Search runs
+// String.prototype.indexOf over the lower-cased blob (far faster than testing a million
+// small strings); rows slice the original. Flat strings cost about one byte per character
+// and no per-URI object, which keeps the heap small and snapshots quick to load.
+
+const CHUNK_BITS = 14;
+export const CHUNK_SIZE = 1 << CHUNK_BITS;
+
+export interface SealedUris {
+  orig: string;
+  /** Null when lower-casing changes nothing in the chunk. */
+  lower: string | null;
+  /** offsets[i] = start of line i; offsets[CHUNK_SIZE] = length + 1. */
+  offsets: Uint32Array;
+}
+
+export interface UriColumnSnapshot {
+  sealed: SealedUris[];
+  open: string[];
+}
+
+/** A line as stored: one line, and its lower-case twin of the same length (exotic case maps that change the length keep the original). */
+const oneLine = (uri: string): string => (uri.includes('\n') ? uri.replace(/\n/g, ' ') : uri);
+const foldSameLength = (s: string): string => {
+  const l = s.toLowerCase();
+  return l.length === s.length ? l : s;
+};
+
+export class UriColumn {
+  private sealed: SealedUris[] = [];
+  private openOrig: string[] = [];
+  private openLower: string[] = [];
+  length = 0;
+
+  push(uri: string): void {
+    const line = oneLine(uri);
+    this.openOrig.push(line);
+    this.openLower.push(foldSameLength(line));
+    this.length++;
+    if (this.openOrig.length === CHUNK_SIZE) this.seal();
+  }
+
+  get(pos: number): string {
+    const c = pos >>> CHUNK_BITS;
+    const line = pos & (CHUNK_SIZE - 1);
+    if (c < this.sealed.length) {
+      const ch = this.sealed[c];
+      return ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
+    }
+    return this.openOrig[line];
+  }
+
+  /**
+   * Positions (ascending) below `limit` whose URI contains `needle` (already lower-cased).
+   * A needle with a line break matches nothing: stored URIs are one line.
+   */
+  search(needle: string, limit: number): number[] {
+    const out: number[] = [];
+    if (needle.includes('\n') || limit <= 0) return out;
+    for (let c = 0; c < this.sealed.length; c++) {
+      const base = c << CHUNK_BITS;
+      if (base >= limit) return out;
+      const { orig, lower, offsets } = this.sealed[c];
+      const text = lower ?? orig;
+      let from = 0;
+      let line = 0;
+      for (;;) {
+        const at = text.indexOf(needle, from);
+        if (at < 0) break;
+        // The line holding `at`: the last line whose offset is <= at.
+        let lo = line;
+        let hi = CHUNK_SIZE;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (offsets[mid + 1] <= at) lo = mid + 1;
+          else hi = mid;
+        }
+        line = lo;
+        if (base + line >= limit) return out;
+        out.push(base + line);
+        from = offsets[line + 1];
+        line++;
+      }
+    }
+    const base = this.sealed.length << CHUNK_BITS;
+    const n = Math.min(this.openLower.length, limit - base);
+    for (let i = 0; i < n; i++) if (this.openLower[i].includes(needle)) out.push(base + i);
+    return out;
+  }
+
+  snapshot(): UriColumnSnapshot {
+    return { sealed: this.sealed.slice(), open: this.openOrig.slice() };
+  }
+
+  static restore(s: UriColumnSnapshot): UriColumn {
+    const col = new UriColumn();
+    col.sealed = s.sealed.slice();
+    col.length = col.sealed.length * CHUNK_SIZE;
+    for (const u of s.open) col.push(u);
+    return col;
+  }
+
+  private seal(): void {
+    const offsets = new Uint32Array(CHUNK_SIZE + 1);
+    let at = 0;
+    for (let i = 0; i < CHUNK_SIZE; i++) {
+      offsets[i] = at;
+      at += this.openOrig[i].length + 1;
+    }
+    offsets[CHUNK_SIZE] = at;
+    const orig = this.openOrig.join('\n') + '\n';
+    const lower = this.openLower.join('\n') + '\n';
+    this.sealed.push({ orig, lower: lower === orig ? null : lower, offsets });
+    this.openOrig = [];
+    this.openLower = [];
+  }
+}

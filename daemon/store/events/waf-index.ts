@@ -1,0 +1,118 @@
+// The in-memory WAF event index of all sites: shared string tables plus one SiteWafIndex per
+// site. Entries are added in id order (the commit order), which keeps every position list
+// ascending in id as well.
+import { SiteWafIndex, type SiteWafColumns, type WafTables } from './site-waf-index.js';
+import { IpTable, StringTable, type StringTableSnapshot } from './string-table.js';
+import { dayOfMs } from './segment-names.js';
+
+/** The fields the index needs from a stored WAF event. */
+export interface WafIndexEntry {
+  id: number;
+  site_id: number;
+  timestamp_ms: number;
+  client_ip: string;
+  uri: string;
+  rule_id: string;
+  group: string;
+  host: string;
+}
+
+export interface WafIndexSnapshot {
+  maxId: number;
+  ips: StringTableSnapshot;
+  rules: StringTableSnapshot;
+  groups: StringTableSnapshot;
+  hosts: StringTableSnapshot;
+  sites: [number, SiteWafColumns][];
+}
+
+export class WafIndex {
+  readonly tables: WafTables = { ips: new IpTable(), rules: new StringTable(), groups: new StringTable(), hosts: new StringTable() };
+  private readonly sites = new Map<number, SiteWafIndex>();
+  /** Highest id added (committed). */
+  maxId = 0;
+  count = 0;
+
+  add(e: WafIndexEntry): void {
+    this.addWithId(e.id, e);
+  }
+
+  /** Adds an event under `id` (ids must rise). `e` may carry more fields; only these are read. */
+  addWithId(id: number, e: Omit<WafIndexEntry, 'id'>): void {
+    let site = this.sites.get(e.site_id);
+    if (!site) this.sites.set(e.site_id, (site = new SiteWafIndex(this.tables)));
+    const t = this.tables;
+    site.add(id, e.timestamp_ms, t.ips.ref(e.client_ip), t.rules.ref(e.rule_id), t.groups.ref(e.group), t.hosts.ref(e.host), e.uri);
+    if (id > this.maxId) this.maxId = id;
+    this.count++;
+  }
+
+  site(siteId: number): SiteWafIndex | undefined {
+    return this.sites.get(siteId);
+  }
+
+  siteIds(): number[] {
+    return [...this.sites.keys()];
+  }
+
+  snapshot(): WafIndexSnapshot {
+    const t = this.tables;
+    return {
+      maxId: this.maxId,
+      ips: t.ips.snapshot(),
+      rules: t.rules.snapshot(),
+      groups: t.groups.snapshot(),
+      hosts: t.hosts.snapshot(),
+      sites: [...this.sites].map(([id, s]) => [id, s.columns()]),
+    };
+  }
+
+  static restore(s: WafIndexSnapshot): WafIndex {
+    const idx = new WafIndex();
+    idx.tables.ips.restore(s.ips);
+    idx.tables.rules.restore(s.rules);
+    idx.tables.groups.restore(s.groups);
+    idx.tables.hosts.restore(s.hosts);
+    for (const [id, cols] of s.sites) {
+      const site = new SiteWafIndex(idx.tables, cols);
+      idx.sites.set(id, site);
+      idx.count += site.length;
+    }
+    idx.maxId = s.maxId;
+    return idx;
+  }
+
+  /** Every entry, site by site (slow path: retention and recovery rebuilds). */
+  *entries(): Generator<WafIndexEntry> {
+    const t = this.tables;
+    for (const [siteId, s] of this.sites) {
+      for (let p = 0; p < s.length; p++) {
+        yield {
+          id: s.ids.get(p),
+          site_id: siteId,
+          timestamp_ms: s.ts.get(p),
+          client_ip: t.ips.values[s.ip.get(p)],
+          uri: s.uris.get(p),
+          rule_id: t.rules.values[s.rule.get(p)],
+          group: t.groups.values[s.group.get(p)],
+          host: t.hosts.values[s.host.get(p)],
+        };
+      }
+    }
+  }
+
+  /**
+   * A new index with the entries whose UTC day passes `keepDay`, plus `extra` entries, in id
+   * order. Used when whole days leave (retention, a segment gone or re-read at open).
+   */
+  rebuilt(keepDay: (day: number) => boolean, extra: readonly WafIndexEntry[]): WafIndex {
+    const all: WafIndexEntry[] = [];
+    for (const e of this.entries()) if (keepDay(dayOfMs(e.timestamp_ms))) all.push(e);
+    for (const e of extra) all.push(e);
+    all.sort((a, b) => a.id - b.id);
+    const next = new WafIndex();
+    for (const e of all) next.add(e);
+    next.maxId = Math.max(next.maxId, this.maxId);
+    return next;
+  }
+}

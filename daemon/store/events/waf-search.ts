@@ -1,0 +1,153 @@
+// /waf-logs over the in-memory index: classify the search term, find the matching positions
+// of the site (ascending), cut them at the snapshot id, count, and read one page from the end.
+import { EventInputError, type WafLogQuery, type WafLogResult } from '../event-store.js';
+import type { WafLogEntry } from '../../../shared/schemas/events.js';
+import { countAtMost } from './growable-array.js';
+import { bucketInCidr, cidrBucket, cidrContains, parseCidr, parseIp, type Cidr } from './ip-address.js';
+import type { SiteWafIndex } from './site-waf-index.js';
+import type { Postings } from './postings.js';
+import type { WafIndex } from './waf-index.js';
+
+export type SearchFilter =
+  | { kind: 'none' }
+  | { kind: 'ip'; key: string }
+  | { kind: 'cidr'; cidr: Cidr }
+  | { kind: 'rule'; key: string }
+  | { kind: 'group'; key: string }
+  | { kind: 'uri'; needle: string };
+
+/** Group names that are always read as a group, even on a site with no event of that group yet. */
+const KNOWN_GROUPS = new Set(['crs', 'cms']);
+const PREFIX_RE = /^(ip|rule|group|uri):/i;
+
+function ipFilter(text: string): SearchFilter | null {
+  const ip = parseIp(text);
+  if (ip) return { kind: 'ip', key: ip.canonical };
+  const cidr = parseCidr(text);
+  return cidr ? { kind: 'cidr', cidr } : null;
+}
+
+/** What a search string asks for (see WafLogQuery.search). */
+export function classifySearch(search: string | undefined, site?: SiteWafIndex): SearchFilter {
+  const term = (search ?? '').trim();
+  if (term === '') return { kind: 'none' };
+  const prefix = PREFIX_RE.exec(term);
+  if (prefix) {
+    const rest = term.slice(prefix[0].length).trim();
+    const kind = prefix[1].toLowerCase();
+    if (rest === '') throw new EventInputError(`search: "${prefix[0]}" needs a value`, -1);
+    if (kind === 'ip') {
+      const f = ipFilter(rest);
+      if (!f) throw new EventInputError(`search: "${rest}" is not an IP address or CIDR block`, -1);
+      return f;
+    }
+    if (kind === 'rule') return { kind: 'rule', key: rest.toLowerCase() };
+    if (kind === 'group') return { kind: 'group', key: rest.toLowerCase() };
+    return { kind: 'uri', needle: rest.toLowerCase() };
+  }
+  const asIp = ipFilter(term);
+  if (asIp) return asIp;
+  const lower = term.toLowerCase();
+  if (/^\d+$/.test(term)) return { kind: 'rule', key: lower };
+  if (KNOWN_GROUPS.has(lower) || site?.byGroup.has(lower)) return { kind: 'group', key: lower };
+  return { kind: 'uri', needle: lower };
+}
+
+/** Every position, one key's chain of postings, or a list of ascending positions. */
+type Matches = { kind: 'all' } | { kind: 'chain'; postings: Postings; key: string } | { kind: 'list'; list: ArrayLike<number> };
+
+function cidrMatches(site: SiteWafIndex, index: WafIndex, cidr: Cidr, limit: number): number[] {
+  const one = cidrBucket(cidr);
+  const buckets = one !== null ? [site.buckets.get(one)] : [...site.buckets].filter(([b]) => bucketInCidr(cidr, b)).map(([, keys]) => keys);
+  const out: number[] = [];
+  for (const keys of buckets) {
+    if (!keys) continue;
+    for (const key of keys) {
+      const ip = index.tables.ips.parsedKey(key);
+      if (!ip || !cidrContains(cidr, ip)) continue;
+      for (const p of site.byIp.positions(key)) if (p < limit) out.push(p);
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+function findMatches(site: SiteWafIndex, index: WafIndex, f: SearchFilter, limit: number): Matches {
+  switch (f.kind) {
+    case 'none':
+      return { kind: 'all' };
+    case 'ip':
+      return { kind: 'chain', postings: site.byIp, key: f.key };
+    case 'rule':
+      return { kind: 'chain', postings: site.byRule, key: f.key };
+    case 'group':
+      return { kind: 'chain', postings: site.byGroup, key: f.key };
+    case 'cidr':
+      return { kind: 'list', list: cidrMatches(site, index, f.cidr, limit) };
+    case 'uri':
+      return { kind: 'list', list: site.uris.search(f.needle, limit) };
+  }
+}
+
+/** Exact total of matches below position `limit`, and `take` of them, newest first, after skipping `skip`. */
+function pageOf(m: Matches, limit: number, skip: number, take: number): { total: number; positions: number[] } {
+  const positions: number[] = [];
+  if (m.kind === 'all' || m.kind === 'list') {
+    const total = m.kind === 'all' ? limit : m.list.length;
+    const at = m.kind === 'all' ? (k: number) => k : (k: number) => m.list[k];
+    for (let k = total - 1 - skip; k >= 0 && positions.length < take; k--) positions.push(at(k));
+    return { total, positions };
+  }
+  const { postings, key } = m;
+  let p = postings.head(key);
+  let newer = 0;
+  // Events that arrived after the snapshot cursor come first in the chain: step over them.
+  while (p !== 0 && p - 1 >= limit) {
+    newer++;
+    p = postings.prev.get(p - 1);
+  }
+  for (let i = 0; p !== 0 && i < skip; i++) p = postings.prev.get(p - 1);
+  while (p !== 0 && positions.length < take) {
+    positions.push(p - 1);
+    p = postings.prev.get(p - 1);
+  }
+  return { total: postings.count(key) - newer, positions };
+}
+
+function row(site: SiteWafIndex, index: WafIndex, p: number): WafLogEntry {
+  const t = index.tables;
+  return {
+    id: site.ids.get(p),
+    event_timestamp: new Date(site.ts.get(p)).toISOString(),
+    client_ip: t.ips.values[site.ip.get(p)],
+    uri: site.uris.get(p),
+    waf_rule_id: t.rules.values[site.rule.get(p)],
+    group: t.groups.values[site.group.get(p)],
+    host: t.hosts.values[site.host.get(p)],
+  };
+}
+
+function checkQuery(q: WafLogQuery): void {
+  const isPosInt = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 1;
+  if (!Number.isSafeInteger(q.site_id) || q.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
+  if (!isPosInt(q.page)) throw new EventInputError('page must be an integer >= 1', -1);
+  if (!isPosInt(q.per_page) || q.per_page > 1000) throw new EventInputError('per_page must be an integer from 1 to 1000', -1);
+  if (q.before_id !== undefined && (!Number.isSafeInteger(q.before_id) || q.before_id < 0)) {
+    throw new EventInputError('before_id must be a non-negative integer', -1);
+  }
+}
+
+export function searchWafLogs(index: WafIndex, q: WafLogQuery): WafLogResult {
+  checkQuery(q);
+  const asOf = q.before_id ?? index.maxId;
+  const site = index.site(q.site_id);
+  const filter = classifySearch(q.search, site);
+  const empty: WafLogResult = { logs: [], pagination: { page: q.page, per_page: q.per_page, total: 0, total_pages: 0 }, as_of_id: asOf };
+  if (!site) return empty;
+  // Positions whose id is <= asOf form a prefix of the site's columns.
+  const limit = countAtMost(site.length, (i) => site.ids.get(i), asOf);
+  const m = findMatches(site, index, filter, limit);
+  const { total, positions } = pageOf(m, limit, (q.page - 1) * q.per_page, q.per_page);
+  const logs = positions.map((p) => row(site, index, p));
+  return { logs, pagination: { page: q.page, per_page: q.per_page, total, total_pages: Math.ceil(total / q.per_page) }, as_of_id: asOf };
+}
+

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openJsonlEventStore } from '../../../../daemon/store/events/jsonl-event-store.js';
+import { accessEntry, memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
+
+const opts = (dir: string, logger = memoryLogger()) => ({ dir, clock: () => NOW, logger, retentionEveryMs: 0, snapshotEveryMs: 0 });
+const WAF_FILE = 'waf-2026-11-21.jsonl';
+
+async function seeded(n = 5) {
+  const dir = tempDir();
+  const s = await openJsonlEventStore(opts(dir));
+  await s.appendWafEvents(Array.from({ length: n }, (_, i) => wafEvent({ uri: `/seed/${i}` })));
+  await s.appendAccessEntries(Array.from({ length: n }, (_, i) => accessEntry({ client_ip: `10.0.0.${i}` })));
+  await s.close();
+  return dir;
+}
+
+describe('open-time recovery', () => {
+  it('cuts a torn last line, reports the byte count, keeps everything before it', async () => {
+    const dir = await seeded(3);
+    const torn = '{"id":99,"site_id":1,"timest';
+    fs.appendFileSync(path.join(dir, WAF_FILE), torn);
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(s.stats().torn_bytes_cut).toBe(torn.length);
+    expect(logger.records).toContainEqual({ level: 'warn', msg: 'torn last line cut from segment', fields: { file: WAF_FILE, bytes: torn.length } });
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
+    expect(fs.readFileSync(path.join(dir, WAF_FILE), 'utf8').endsWith('}\n')).toBe(true);
+    await s.close();
+  });
+
+  it('skips, counts and logs lines edited into invalid JSON, and keeps serving', async () => {
+    const dir = await seeded(4);
+    const file = path.join(dir, WAF_FILE);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[1] = 'this is { not json';
+    lines[2] = '{"id":"x"}';
+    fs.writeFileSync(file, lines.join('\n'));
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(s.stats().invalid_lines).toBe(2);
+    expect(logger.records.filter((r) => r.msg === 'invalid segment line skipped')).toHaveLength(2);
+    const page = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 });
+    expect(page.logs.map((l) => l.uri)).toEqual(['/seed/3', '/seed/0']);
+    await s.appendWafEvents([wafEvent({ uri: '/new' })]);
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
+    await s.close();
+  });
+
+  it('uses the snapshot and replays only what was appended after it', async () => {
+    const dir = await seeded(5);
+    // Entries appended by a process that died before writing a snapshot.
+    const extra = { ...wafEvent({ uri: '/after-snapshot' }), id: 50 };
+    fs.appendFileSync(path.join(dir, WAF_FILE), JSON.stringify(extra) + '\n');
+    const s = await openJsonlEventStore(opts(dir));
+    expect(s.openReport.waf.usedSnapshot).toBe(true);
+    expect(s.openReport.waf.entriesRead).toBe(1);
+    expect(s.openReport.access.entriesRead).toBe(0);
+    const page = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 });
+    expect(page.pagination.total).toBe(6);
+    expect(page.logs[0]).toMatchObject({ id: 50, uri: '/after-snapshot' });
+    const [next] = await s.appendWafEvents([wafEvent()]);
+    expect(next).toBeGreaterThan(50);
+    await s.close();
+  });
+
+  it('re-reads a snapshotted segment whose bytes changed, and drops a deleted one', async () => {
+    const dir = await seeded(3);
+    const s0 = await openJsonlEventStore(opts(dir));
+    await s0.appendWafEvents([wafEvent({ timestamp_ms: NOW - 86_400_000, uri: '/yesterday' })]);
+    await s0.close();
+    const file = path.join(dir, WAF_FILE);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('/seed/1', '/EDITED'));
+    fs.rmSync(path.join(dir, 'waf-2026-11-20.jsonl'));
+    const s = await openJsonlEventStore(opts(dir));
+    expect(s.openReport.waf.reread).toEqual([WAF_FILE]);
+    const page = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 });
+    expect(page.logs.map((l) => l.uri)).toEqual(['/seed/2', '/EDITED', '/seed/0']);
+    await s.close();
+  });
+
+  it('rebuilds from the segments when the snapshot is unreadable', async () => {
+    const dir = await seeded(3);
+    fs.writeFileSync(path.join(dir, 'index', 'waf.snap'), 'garbage');
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(logger.records.some((r) => r.msg.startsWith('index snapshot unreadable'))).toBe(true);
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
+    expect((await s.analytics({ site_id: 1, period: '24h' })).total_requests).toBe(3);
+    await s.close();
+  });
+});
