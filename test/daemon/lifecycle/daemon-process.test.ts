@@ -195,6 +195,14 @@ describe('the daemon as a real process', () => {
     await writeFile(join(dir, 'daemon.json'), '{"no_such_setting": 1}');
     await writeFile(file, JSON.stringify(doc));
     expect(await client.reload().catch((e: WafctlError) => e.code)).toBe('config_invalid');
+    // SIGHUP reloads too.
+    await writeFile(join(dir, 'daemon.json'), '{}');
+    doc.accounts[0].api_access = true;
+    await writeFile(file, JSON.stringify(doc));
+    process.kill(started.status.pid, 'SIGHUP');
+    const deadline = Date.now() + 10_000;
+    while (!(await client.getAccount()).api_access && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await client.getAccount()).api_access).toBe(true);
     await client.close();
   });
 });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../../shared/admin-client.js';
@@ -64,5 +65,10 @@ describe('daemon with its API parts', () => {
     await again.revokeToken((await again.listTokens())[0].id);
     await again.close();
     expect((await call(second.status.api_url, ca, 'POST', '/api/vector/access', { authorization: `Bearer ${token}` }, entry)).status).toBe(401);
+
+    // The log saw every one of these requests and holds none of the secrets.
+    const log = await readFile(join(dir, 'daemon.log'), 'utf8');
+    expect(log).toContain('/api/v1/connect');
+    for (const secret of [api_key, fresh, token]) expect(log).not.toContain(secret);
   });
 });
