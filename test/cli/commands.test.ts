@@ -216,6 +216,15 @@ describe('daemon', () => {
     expect(h.io.out()).toContain('  curl -H "Host: demo.localhost" http://127.0.0.1:8080/\n  b\n  c\n');
   });
 
+  it('start says it is starting only to a terminal', async () => {
+    const tty = harness({}, { isTTY: true, columns: 100 });
+    await runCli(['daemon', 'start'], tty.deps);
+    expect(tty.io.err()).toContain('starting the wafctl daemon on /default/data');
+    const pipe = harness();
+    await runCli(['daemon', 'start'], pipe.deps);
+    expect(pipe.io.err()).not.toContain('starting the wafctl daemon');
+  });
+
   it('start failure exits 1 with the daemon\'s one-line reason', async () => {
     const h = harness();
     h.daemon.startResult = { ok: false, reason: 'port 8080 (edge) is already in use' };

@@ -77,6 +77,8 @@ async function start(ctx: CommandContext, options: StartOptions): Promise<void> 
     return;
   }
   ctx.out.detail(`starting: daemon ${argv.join(' ')}`);
+  // A first start generates TLS keys and can take seconds: say so to a person watching.
+  if (ctx.io.isTTY) ctx.out.info(`starting the wafctl daemon on ${dataDir}…`);
   const result = await ctx.deps.daemon.startInBackground(argv, { dataDir });
   if (!result.ok) throw new CliError('daemon_start_failed', result.reason);
   const status = result.status;
