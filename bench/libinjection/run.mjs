@@ -75,55 +75,57 @@ export const SAMPLES = {
 };
 const rounds = quick ? 3 : 9;
 const iterations = quick ? 20_000 : 200_000;
-function usPerCall(fn, input) {
-  for (let i = 0; i < 20_000; i++) fn(input);
-  const perRound = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) fn(input);
-    perRound.push(Number(process.hrtime.bigint() - t0) / 1000 / iterations);
-  }
-  perRound.sort((a, b) => a - b);
-  return perRound[Math.floor(perRound.length / 2)];
-}
-
-console.log(`# time per call (median of ${rounds} rounds x ${iterations} calls; corpus: median of passes over all lines)\n`);
-const ts = {};
-for (const [name, input] of Object.entries(SAMPLES)) {
-  ts[`sqli ${name}`] = usPerCall(detectSQLi, input);
-  ts[`xss ${name}`] = usPerCall(detectXSS, input);
-}
-// whole corpora, one pass: the spread of real inputs
 const everyLine = [...corpusFiles('sqli-'), ...corpusFiles('xss-'), ...corpusFiles('false_')].flatMap((f) => readCorpus(f).map((l) => l.input));
-const bytes = everyLine.reduce((n, s) => n + s.length, 0);
-const passes = quick ? 3 : 7;
-for (const [name, fn] of [['sqli', detectSQLi], ['xss', detectXSS]]) {
-  const perPass = [];
-  for (let p = 0; p < passes; p++) {
+const avgBytes = Math.round(everyLine.reduce((n, s) => n + s.length, 0) / everyLine.length);
+const corpusCase = (name) => `${name} corpus line (avg ${avgBytes} B)`;
+
+/** One timing round of every case for the TypeScript module: us per call. */
+function tsRound() {
+  const out = {};
+  for (const [name, input] of Object.entries(SAMPLES)) {
+    for (const [fname, fn] of [['sqli', detectSQLi], ['xss', detectXSS]]) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) fn(input);
+      out[`${fname} ${name}`] = Number(process.hrtime.bigint() - t0) / 1000 / iterations;
+    }
+  }
+  for (const [fname, fn] of [['sqli', detectSQLi], ['xss', detectXSS]]) {
     const t0 = process.hrtime.bigint();
     for (const s of everyLine) fn(s);
-    perPass.push(Number(process.hrtime.bigint() - t0) / 1000 / everyLine.length);
+    out[corpusCase(fname)] = Number(process.hrtime.bigint() - t0) / 1000 / everyLine.length;
   }
-  perPass.sort((a, b) => a - b);
-  ts[`${name} corpus line (avg ${Math.round(bytes / everyLine.length)} B)`] = perPass[Math.floor(passes / 2)];
+  return out;
 }
 
-const c = runAnchor(SAMPLES, rounds, iterations, everyLine, passes);
-if (c) {
-  ts.sqliPass = ts[`sqli corpus line (avg ${Math.round(bytes / everyLine.length)} B)`];
-  ts.xssPass = ts[`xss corpus line (avg ${Math.round(bytes / everyLine.length)} B)`];
-  c[`sqli corpus line (avg ${Math.round(bytes / everyLine.length)} B)`] = c.sqliPass;
-  c[`xss corpus line (avg ${Math.round(bytes / everyLine.length)} B)`] = c.xssPass;
-  delete ts.sqliPass;
-  delete ts.xssPass;
-  console.log(`C anchor: ${c.version} (Debian libmodsecurity3's bundled copy)\n`);
+/** One timing round of the C anchor, or null without it. */
+function cRound() {
+  const c = runAnchor(SAMPLES, 1, iterations, everyLine, 1);
+  if (c === null) return null;
+  c[corpusCase('sqli')] = c.sqliPass;
+  c[corpusCase('xss')] = c.xssPass;
+  return c;
 }
-console.log(`${'case'.padEnd(36)} ${'TS us'.padStart(9)} ${c ? 'C us'.padStart(9) + ' ' + 'TS/C'.padStart(7) : ''}`);
-for (const [k, v] of Object.entries(ts)) {
-  const cv = c?.[k];
+
+// Rounds alternate TS and C, so that load on this shared machine hits both alike; medians.
+tsRound(); // warm-up: lets V8 optimise every path first
+const tsRounds = [];
+const cRounds = [];
+for (let r = 0; r < rounds; r++) {
+  tsRounds.push(tsRound());
+  const c = cRound();
+  if (c !== null) cRounds.push(c);
+}
+const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const cases = Object.keys(tsRounds[0]);
+console.log(`# time per call: median of ${rounds} alternating rounds (${iterations} calls per sample, one pass over ${everyLine.length} corpus lines)\n`);
+if (cRounds.length > 0) console.log(`C anchor: ${cRounds[0].version} (Debian libmodsecurity3's bundled copy)\n`);
+console.log(`${'case'.padEnd(36)} ${'TS us'.padStart(9)} ${cRounds.length ? 'C us'.padStart(9) + ' ' + 'TS/C'.padStart(7) : ''}`);
+for (const k of cases) {
+  const v = median(tsRounds.map((r) => r[k]));
+  const cv = cRounds.length ? median(cRounds.map((r) => r[k])) : undefined;
   console.log(`${k.padEnd(36)} ${v.toFixed(3).padStart(9)} ${cv !== undefined ? cv.toFixed(3).padStart(9) + ' ' + (v / cv).toFixed(2).padStart(7) : ''}`);
 }
-if (!c) console.log('\n(no C anchor: see bench/libinjection/README.md to build it)');
+if (cRounds.length === 0) console.log('\n(no C anchor: see bench/libinjection/README.md to build it)');
 
 // ---- 3. agreement with the C library on every corpus line -----------------------------------
 const ref = anchorRun(['detect'], everyLine);

@@ -11,7 +11,7 @@ import {
   TYPE_EXPRESSION, TYPE_FUNCTION, TYPE_GROUP, TYPE_KEYWORD, TYPE_LEFTBRACE, TYPE_LEFTPARENS,
   TYPE_LOGIC_OPERATOR, TYPE_NUMBER, TYPE_OPERATOR, TYPE_RIGHTBRACE, TYPE_RIGHTPARENS, TYPE_SEMICOLON,
   TYPE_SQLTYPE, TYPE_STRING, TYPE_TSQL, TYPE_UNION, TYPE_VARIABLE, type Token, isArithmeticOp,
-  isUnaryOp, valEqualsUpper,
+  isUnaryOp,
 } from './sqli-token.js';
 
 /** The fold loop's two counters, shared with the rules. */
@@ -31,11 +31,11 @@ const MERGEABLE = new Set([TYPE_KEYWORD, TYPE_BAREWORD, TYPE_OPERATOR, TYPE_UNIO
 function mergeWords(a: Token, b: Token): boolean {
   if (!MERGEABLE.has(a.type)) return false;
   if (!MERGEABLE.has(b.type) && b.type !== TYPE_LOGIC_OPERATOR) return false;
-  if (a.val.length + b.val.length + 1 > TOKEN_VALUE_MAX) return false;
-  const type = lookupPhrase(a.val, b.val);
+  if (a.len + b.len + 1 > TOKEN_VALUE_MAX) return false;
+  const type = lookupPhrase(a, b);
   if (type === 0) return false;
   a.type = type;
-  a.val = `${a.val} ${b.val}`;
+  a.setText(`${a.val} ${b.val}`);
   return true;
 }
 
@@ -45,19 +45,21 @@ const FUNCTION_IF_CALLED = [
   'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'LOCALTIME', 'LOCALTIMESTAMP',
 ];
 
-function isFunctionIfCalled(val: string): boolean {
-  for (const word of FUNCTION_IF_CALLED) if (valEqualsUpper(val, word)) return true;
+function isFunctionIfCalled(t: Token): boolean {
+  for (const word of FUNCTION_IF_CALLED) if (t.equalsUpper(word)) return true;
   return false;
 }
 
 const SQLTYPE_OPERANDS = new Set([TYPE_BAREWORD, TYPE_NUMBER, TYPE_SQLTYPE, TYPE_LEFTPARENS, TYPE_FUNCTION, TYPE_VARIABLE, TYPE_STRING]);
 
 /** strchr(val, '_'): the C string ends at the first NUL. */
-function hasUnderscore(val: string): boolean {
-  const at = val.indexOf('_');
-  if (at < 0) return false;
-  const nul = val.indexOf('\0');
-  return nul < 0 || at < nul;
+function hasUnderscore(t: Token): boolean {
+  for (let i = 0; i < t.len; i++) {
+    const c = t.byte(i);
+    if (c === 0x5f) return true;
+    if (c === 0) return false;
+  }
+  return false;
 }
 
 /** Two-token rules. Returns RESTART, TRY_THREE, or STOP (then cur.left is the token count). */
@@ -90,21 +92,21 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
     if (cur.left > 0) cur.left -= 1;
     return RESTART;
   }
-  if (a.type === TYPE_SEMICOLON && b.type === TYPE_FUNCTION && b.val.length >= 2 && (b.val[0] === 'I' || b.val[0] === 'i') && (b.val[1] === 'F' || b.val[1] === 'f')) {
+  if (a.type === TYPE_SEMICOLON && b.type === TYPE_FUNCTION && (b.byte(0) | 0x20) === 0x69 && (b.byte(1) | 0x20) === 0x66) {
     // "; IF" opens a T-SQL control statement, not a call of IF()
     b.type = TYPE_TSQL;
     return RESTART;
   }
-  if ((a.type === TYPE_BAREWORD || a.type === TYPE_VARIABLE) && b.type === TYPE_LEFTPARENS && isFunctionIfCalled(a.val)) {
+  if ((a.type === TYPE_BAREWORD || a.type === TYPE_VARIABLE) && b.type === TYPE_LEFTPARENS && isFunctionIfCalled(a)) {
     a.type = TYPE_FUNCTION;
     return RESTART;
   }
-  if (a.type === TYPE_KEYWORD && (valEqualsUpper(a.val, 'IN') || valEqualsUpper(a.val, 'NOT IN'))) {
+  if (a.type === TYPE_KEYWORD && (a.equalsUpper('IN') || a.equalsUpper('NOT IN'))) {
     // "IN (" compares like an operator; "IN BOOLEAN MODE" is just a word
     a.type = b.type === TYPE_LEFTPARENS ? TYPE_OPERATOR : TYPE_BAREWORD;
     return RESTART;
   }
-  if (a.type === TYPE_OPERATOR && (valEqualsUpper(a.val, 'LIKE') || valEqualsUpper(a.val, 'NOT LIKE'))) {
+  if (a.type === TYPE_OPERATOR && (a.equalsUpper('LIKE') || a.equalsUpper('NOT LIKE'))) {
     if (b.type === TYPE_LEFTPARENS) a.type = TYPE_FUNCTION; // "= LIKE(1, 2)"
     return TRY_THREE;
   }
@@ -117,7 +119,7 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
   }
   if (a.type === TYPE_COLLATE && b.type === TYPE_BAREWORD) {
     // too many collation names to list: one with a '_' is taken as a type
-    if (hasUnderscore(b.val)) {
+    if (hasUnderscore(b)) {
       b.type = TYPE_SQLTYPE;
       cur.left = 0;
     }
@@ -141,7 +143,7 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
     return RESTART;
   }
   if (a.type === TYPE_LEFTBRACE && b.type === TYPE_BAREWORD) {
-    if (b.val.length === 0) {
+    if (b.len === 0) {
       // MySQL's "{ ``.``.id }" cannot be folded with three tokens of look-ahead: banned
       b.type = TYPE_EVIL;
       cur.left += 2;
@@ -183,7 +185,7 @@ export function foldThree(sf: SqliState, cur: FoldCursor): boolean {
   }
   if (a.type === TYPE_FUNCTION && b.type === TYPE_LEFTPARENS && c.type !== TYPE_RIGHTPARENS) {
     // USER() takes no argument: "user(foo)" is not that function
-    if (valEqualsUpper(a.val, 'USER')) a.type = TYPE_BAREWORD;
+    if (a.equalsUpper('USER')) a.type = TYPE_BAREWORD;
   }
   return false;
 }
@@ -207,7 +209,7 @@ function threeTokenAction(a: Token, b: Token, c: Token): number {
   if (ta === TYPE_LOGIC_OPERATOR && tc === TYPE_LOGIC_OPERATOR) return DROP_TWO;
   if (ta === TYPE_VARIABLE && tb === TYPE_OPERATOR && (tc === TYPE_VARIABLE || isNumberOrWord(tc))) return DROP_TWO;
   if (isNumberOrWord(ta) && tb === TYPE_OPERATOR && isNumberOrWord(tc)) return DROP_TWO;
-  if (isOperand(ta) && tb === TYPE_OPERATOR && b.val === '::' && tc === TYPE_SQLTYPE) return DROP_TWO_COUNTED; // 1::int
+  if (isOperand(ta) && tb === TYPE_OPERATOR && b.len === 2 && b.byte(0) === 0x3a && b.byte(1) === 0x3a && tc === TYPE_SQLTYPE) return DROP_TWO_COUNTED; // 1::int
   if (isOperand(ta) && tb === TYPE_COMMA && isOperand(tc)) return DROP_TWO;
   const unary = isUnaryOp(b);
   if ((ta === TYPE_EXPRESSION || ta === TYPE_GROUP || ta === TYPE_COMMA) && unary && tc === TYPE_LEFTPARENS) {

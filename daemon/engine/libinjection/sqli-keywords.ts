@@ -49,34 +49,36 @@ function sameUpper(w: string, at: number, s: string, from: number, len: number):
   return true;
 }
 
-/** Type of the keyword spelled by s[from, from+len), plus ' ' + second when given; or 0. */
-function find(s: string, from: number, len: number, second: string | null): number {
-  const total = second === null ? len : len + 1 + second.length;
+/** A run of bytes: the keyword table looks up views of the input without cutting them out. */
+interface ByteRange {
+  readonly src: string;
+  readonly start: number;
+  readonly len: number;
+}
+
+/** Type of the keyword spelled by s[from, from+len), plus ' ' + the second range when given; or 0. */
+function find(s: string, from: number, len: number, second: ByteRange | null): number {
+  const total = second === null ? len : len + 1 + second.len;
   if (total === 0 || total > longestKeyword) return 0;
   let h = hashUpper(SEED, s, from, len);
-  if (second !== null) h = hashUpper(step(h, SPACE), second, 0, second.length);
+  if (second !== null) h = hashUpper(step(h, SPACE), second.src, second.start, second.len);
   for (let slot = h & MASK; slots[slot] !== 0; slot = (slot + 1) & MASK) {
     const k = slots[slot] - 1;
     const w = words[k];
     if (w.length !== total || !sameUpper(w, 0, s, from, len)) continue;
-    if (second === null || (w.charCodeAt(len) === SPACE && sameUpper(w, len + 1, second, 0, second.length))) return wordTypes[k];
+    if (second === null || (w.charCodeAt(len) === SPACE && sameUpper(w, len + 1, second.src, second.start, second.len))) return wordTypes[k];
   }
   return 0;
 }
 
-/** Token type of a word (ASCII case-insensitive), or 0 when it is no keyword. */
-export function lookupWord(word: string): number {
-  return find(word, 0, word.length, null);
-}
-
-/** Token type of the word s[from, from+len), without cutting it out, or 0. */
+/** Token type of the word s[from, from+len) (ASCII case-insensitive), or 0 when it is no keyword. */
 export function lookupRange(s: string, from: number, len: number): number {
   return find(s, from, len, null);
 }
 
-/** Token type of the phrase `first second` ("UNION ALL"), without building it, or 0. */
-export function lookupPhrase(first: string, second: string): number {
-  return find(first, 0, first.length, second);
+/** Token type of the phrase "first second" ("UNION ALL"), without building it, or 0. */
+export function lookupPhrase(first: ByteRange, second: ByteRange): number {
+  return find(first.src, first.start, first.len, second);
 }
 
 /** Two-byte operators ("!=", "||", ":=", ...) by (upper(c0) << 8 | upper(c1)). */

@@ -4,7 +4,7 @@
  * when the match stands.
  */
 import type { SqliState } from './sqli-state.js';
-import { TYPE_BAREWORD, TYPE_COMMENT, TYPE_KEYWORD, TYPE_NUMBER, TYPE_UNION, valEqualsUpper } from './sqli-token.js';
+import { TYPE_BAREWORD, TYPE_COMMENT, TYPE_KEYWORD, TYPE_NUMBER, TYPE_UNION } from './sqli-token.js';
 
 export function notWhitelisted(sf: SqliState): boolean {
   const fp = sf.fingerprint;
@@ -26,8 +26,7 @@ export function notWhitelisted(sf: SqliState): boolean {
     }
     if (v[1].type === TYPE_KEYWORD) {
       // only "INTO OUTFILE" / "INTO DUMPFILE" in the middle is SQLi
-      const val = v[1].val;
-      return !(val.length < 5 || !valEqualsUpper(val.substring(0, 4), 'INTO'));
+      return v[1].len >= 5 && v[1].startsWithUpper('INTO');
     }
   }
   return true;
@@ -41,14 +40,14 @@ function twoTokens(sf: SqliState): boolean {
     // "1 union" alone is common; with folding or comments around it, it is not
     return sf.statsTokens !== 2;
   }
-  const second = v[1].val;
-  if (second.charCodeAt(0) === 0x23) return false; // a '#' comment: too many false positives
-  if (v[0].type === TYPE_BAREWORD && v[1].type === TYPE_COMMENT && second.charCodeAt(0) !== 0x2f) return false; // "foo --"
+  const second = v[1];
+  if (second.byte(0) === 0x23) return false; // a '#' comment: too many false positives
+  if (v[0].type === TYPE_BAREWORD && v[1].type === TYPE_COMMENT && second.byte(0) !== 0x2f) return false; // "foo --"
   if (v[0].type === TYPE_NUMBER && v[1].type === TYPE_COMMENT) {
-    if (second.charCodeAt(0) === 0x2f) return true; // "1/*"
+    if (second.byte(0) === 0x2f) return true; // "1/*"
     if (sf.statsTokens > 2) return true; // folding happened
     // "1234--" or "1234 --" is SQLi; base64-ish "1234-ABCD--" is not: look at the byte after the number
-    const at = v[0].val.length;
+    const at = v[0].len;
     const ch = byteAt(s, at);
     if (ch <= 32 || ch >= 0x80) return true; // white space (a signed char: high bytes count too)
     if (ch === 0x2f && byteAt(s, at + 1) === 0x2a) return true;
@@ -56,7 +55,7 @@ function twoTokens(sf: SqliState): boolean {
     return false;
   }
   // "1--" at the very end is a scan; "--" followed by text is usually prose
-  if (second.length > 2 && second.charCodeAt(0) === 0x2d) return false;
+  if (second.len > 2 && second.byte(0) === 0x2d) return false;
   return true;
 }
 

@@ -13,18 +13,18 @@ import {
 export const parseWhite = (sf: SqliState): number => sf.pos + 1;
 
 export function parseOperator1(sf: SqliState): number {
-  sf.current.assignChar(TYPE_OPERATOR, sf.pos, sf.s[sf.pos]);
+  sf.current.assignByte(TYPE_OPERATOR, sf.pos, sf.s);
   return sf.pos + 1;
 }
 
 export function parseOther(sf: SqliState): number {
-  sf.current.assignChar(TYPE_UNKNOWN, sf.pos, sf.s[sf.pos]);
+  sf.current.assignByte(TYPE_UNKNOWN, sf.pos, sf.s);
   return sf.pos + 1;
 }
 
 /** Punctuation that is its own token type: ( ) , ; { } */
 export function parseChar(sf: SqliState): number {
-  sf.current.assignChar(sf.s.charCodeAt(sf.pos), sf.pos, sf.s[sf.pos]);
+  sf.current.assignByte(sf.s.charCodeAt(sf.pos), sf.pos, sf.s);
   return sf.pos + 1;
 }
 
@@ -46,7 +46,7 @@ export function parseHash(sf: SqliState): number {
     sf.statsCommentHash += 1;
     return parseEolComment(sf);
   }
-  sf.current.assignChar(TYPE_OPERATOR, sf.pos, '#');
+  sf.current.assignByte(TYPE_OPERATOR, sf.pos, sf.s);
   return sf.pos + 1;
 }
 
@@ -63,7 +63,7 @@ export function parseDash(sf: SqliState): number {
     sf.statsCommentDdx += 1;
     return parseEolComment(sf);
   }
-  sf.current.assignChar(TYPE_OPERATOR, pos, '-');
+  sf.current.assignByte(TYPE_OPERATOR, pos, s);
   return pos + 1;
 }
 
@@ -94,7 +94,7 @@ export function parseBackslash(sf: SqliState): number {
     sf.current.assign(TYPE_NUMBER, pos, 2, s, pos);
     return pos + 2;
   }
-  sf.current.assignChar(TYPE_BACKSLASH, pos, s[pos]);
+  sf.current.assignByte(TYPE_BACKSLASH, pos, s);
   return pos + 1;
 }
 

@@ -31,7 +31,7 @@ export function parseNumber(sf: SqliState): number {
     while (pos < slen && isDigit(s.charCodeAt(pos))) pos++;
     if (pos - start === 1) {
       // a lone '.'
-      sf.current.assignChar(TYPE_DOT, start, '.');
+      sf.current.assignByte(TYPE_DOT, start, s);
       return pos;
     }
   }
@@ -78,7 +78,7 @@ export function parseMoney(sf: SqliState): number {
   const { s, slen, pos } = sf;
   const current = sf.current;
   if (pos + 1 === slen) {
-    current.assignChar(TYPE_BAREWORD, pos, '$');
+    current.assignByte(TYPE_BAREWORD, pos, s);
     return slen;
   }
 
@@ -99,7 +99,7 @@ export function parseMoney(sf: SqliState): number {
 
     xlen = spanOf(s, pos + 1, slen, MONEY_TAG_CHARS);
     if (xlen === 0 || pos + xlen + 1 === slen || s.charCodeAt(pos + xlen + 1) !== 0x24) {
-      current.assignChar(TYPE_BAREWORD, pos, '$');
+      current.assignByte(TYPE_BAREWORD, pos, s);
       return pos + 1;
     }
 

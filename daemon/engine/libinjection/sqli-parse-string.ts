@@ -2,7 +2,7 @@
  * Tokenizer parsers for quoted things: strings ('...', "...", N'...', E'...', U&'...', Oracle
  * q'[...]'), binary and hex literals (b'01', x'AF'), MySQL `backticks` and @variables.
  */
-import { lookupWord } from './sqli-keywords.js';
+import { lookupRange } from './sqli-keywords.js';
 import { parseWord } from './sqli-parse-word.js';
 import { BINARY_DIGITS, HEX_DIGITS, VARIABLE_END, spanOf, spanUntil } from './sqli-scan.js';
 import type { SqliState } from './sqli-state.js';
@@ -125,7 +125,8 @@ export const parseXstring = (sf: SqliState): number => parseQuotedDigits(sf, HEX
 /** `name`: a bare word to MySQL, or a function when the name is one. */
 export function parseTick(sf: SqliState): number {
   const next = parseStringCore(sf.s, sf.slen, sf.pos, sf.current, TICK, 1);
-  sf.current.type = lookupWord(sf.current.val) === TYPE_FUNCTION ? TYPE_FUNCTION : TYPE_BAREWORD;
+  const t = sf.current;
+  t.type = lookupRange(t.src, t.start, t.len) === TYPE_FUNCTION ? TYPE_FUNCTION : TYPE_BAREWORD;
   return next;
 }
 

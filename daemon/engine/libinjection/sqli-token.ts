@@ -41,18 +41,35 @@ export class Token {
   type = TYPE_NONE;
   /** Offset of the token's text in the input. */
   pos = 0;
-  /** The token's text, cut to TOKEN_VALUE_MAX bytes; its length is libinjection's `len`. */
-  val = '';
+  /**
+   * The token's text is src[start, start + len): a view of the input, so that reading a token
+   * allocates nothing. len is cut to TOKEN_VALUE_MAX, as libinjection's `len` is.
+   */
+  src = '';
+  start = 0;
+  len = 0;
   /** Quote chars around a string token (0 = none): `'`, `"`, '`', 'q' (Oracle), 'u', '$'. */
   strOpen = 0;
   strClose = 0;
   /** Number of '@' before a variable (1 or 2). */
   count = 0;
 
+  /** The text as a string (libinjection's `val`). */
+  get val(): string {
+    return this.src.substring(this.start, this.start + this.len);
+  }
+
+  /** Byte i of the text; 0 past its end, like the NUL after a C string. */
+  byte(i: number): number {
+    return i < this.len ? this.src.charCodeAt(this.start + i) : 0;
+  }
+
   clear(): void {
     this.type = TYPE_NONE;
     this.pos = 0;
-    this.val = '';
+    this.src = '';
+    this.start = 0;
+    this.len = 0;
     this.strOpen = 0;
     this.strClose = 0;
     this.count = 0;
@@ -62,22 +79,47 @@ export class Token {
   assign(type: number, pos: number, len: number, input: string, from: number): void {
     this.type = type;
     this.pos = pos;
-    this.val = input.substring(from, from + (len < TOKEN_VALUE_MAX ? len : TOKEN_VALUE_MAX));
+    this.src = input;
+    this.start = from;
+    this.len = len < TOKEN_VALUE_MAX ? len : TOKEN_VALUE_MAX;
   }
 
-  assignChar(type: number, pos: number, ch: string): void {
-    this.type = type;
-    this.pos = pos;
-    this.val = ch;
+  /** A one-byte token: the byte at input[pos]. */
+  assignByte(type: number, pos: number, input: string): void {
+    this.assign(type, pos, 1, input, pos);
+  }
+
+  /** Replaces the text (merged phrases such as "UNION ALL"). */
+  setText(text: string): void {
+    this.src = text;
+    this.start = 0;
+    this.len = text.length;
   }
 
   copyFrom(src: Token): void {
     this.type = src.type;
     this.pos = src.pos;
-    this.val = src.val;
+    this.src = src.src;
+    this.start = src.start;
+    this.len = src.len;
     this.strOpen = src.strOpen;
     this.strClose = src.strClose;
     this.count = src.count;
+  }
+
+  /** Is the text, ASCII case-insensitively, `upper` (cstrcasecmp against an upper-case literal)? */
+  equalsUpper(upper: string): boolean {
+    return this.len === upper.length && this.startsWithUpper(upper);
+  }
+
+  startsWithUpper(upper: string): boolean {
+    if (this.len < upper.length) return false;
+    for (let i = 0; i < upper.length; i++) {
+      let c = this.src.charCodeAt(this.start + i);
+      if (c >= 0x61 && c <= 0x7a) c -= 0x20;
+      if (c !== upper.charCodeAt(i)) return false;
+    }
+    return true;
   }
 
   /** The token as libinjection's test driver prints it: `type text`, quotes and '@'s included. */
@@ -94,33 +136,23 @@ export class Token {
   }
 }
 
-/** Compares a token's text, ASCII case-insensitively, with an upper-case literal (cstrcasecmp). */
-export function valEqualsUpper(val: string, upper: string): boolean {
-  if (val.length !== upper.length) return false;
-  for (let i = 0; i < val.length; i++) {
-    let c = val.charCodeAt(i);
-    if (c >= 0x61 && c <= 0x7a) c -= 0x20;
-    if (c !== upper.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 export function isUnaryOp(t: Token): boolean {
   if (t.type !== TYPE_OPERATOR) return false;
-  const v = t.val;
-  switch (v.length) {
+  const c = t.byte(0);
+  switch (t.len) {
     case 1:
-      return v === '+' || v === '-' || v === '!' || v === '~';
+      return c === 0x2b || c === 0x2d || c === 0x21 || c === 0x7e; // + - ! ~
     case 2:
-      return v === '!!';
+      return c === 0x21 && t.byte(1) === 0x21; // !!
     case 3:
-      return valEqualsUpper(v, 'NOT');
+      return t.equalsUpper('NOT');
     default:
       return false;
   }
 }
 
 export function isArithmeticOp(t: Token): boolean {
-  const v = t.val;
-  return t.type === TYPE_OPERATOR && v.length === 1 && (v === '*' || v === '/' || v === '-' || v === '+' || v === '%');
+  if (t.type !== TYPE_OPERATOR || t.len !== 1) return false;
+  const c = t.byte(0);
+  return c === 0x2a || c === 0x2f || c === 0x2d || c === 0x2b || c === 0x25; // * / - + %
 }

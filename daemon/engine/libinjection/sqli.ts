@@ -35,7 +35,7 @@ function foldAndCheck(sf: SqliState, s: string, flags: number): boolean {
 
   // PHP's "magic" unclosed empty backtick at the end acts as a comment
   const last = v[tlen > 0 ? tlen - 1 : 0];
-  if (tlen > 2 && last.type === TYPE_BAREWORD && last.strOpen === 0x60 && last.val.length === 0 && last.strClose === 0) {
+  if (tlen > 2 && last.type === TYPE_BAREWORD && last.strOpen === 0x60 && last.len === 0 && last.strClose === 0) {
     last.type = TYPE_COMMENT;
   }
 
@@ -43,7 +43,7 @@ function foldAndCheck(sf: SqliState, s: string, flags: number): boolean {
     if (v[i].type === TYPE_EVIL) {
       // unparsable (nested or MySQL conditional comments, "{ ``"): one evil token
       v[0].type = TYPE_EVIL;
-      v[0].val = 'X';
+      v[0].setText('X');
       v[1].type = TYPE_NONE;
       tlen = 1;
       break;

@@ -55,6 +55,10 @@ function isBlackComment(s: string, start: number, len: number): boolean {
 }
 
 export function detectXSS(input: string): boolean {
+  // Exact shortcut: every verdict comes from a tag, comment or DOCTYPE token (which needs a
+  // '<') or from an attribute value that follows a flagged attribute name (which needs a '=').
+  // The value a quote context starts with follows no name, so it never counts.
+  if (input.indexOf('<') < 0 && input.indexOf('=') < 0) return false;
   for (let context = DATA_STATE; context <= VALUE_BACK_QUOTE; context++) {
     if (isXssInContext(input, context)) return true;
   }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectXSS } from '../../../../daemon/engine/libinjection/index.js';
+import { isXssInContext } from '../../../../daemon/engine/libinjection/xss.js';
 
 describe('detectXSS', () => {
   it.each([
@@ -45,6 +46,18 @@ describe('detectXSS', () => {
     ['byte 0xFF where an attribute name would start', '<a \xffonerror=alert(1)>'],
   ])('lets %s pass', (_what, input) => {
     expect(detectXSS(input)).toBe(false);
+  });
+
+  it("flags nothing without '<' or '=' in any of the five contexts (the shortcut is exact)", () => {
+    const noTagNoEquals = fc
+      .array(fc.constantFrom('>', '/', '!', '--', '?', '%', '"', "'", '`', ' ', '\x00', '\xff', 'a', 'on', 'onload', 'href', 'style', 'script', '&#', 'x6A;', 'javascript:', 'DOCTYPE'), { maxLength: 24 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(noTagNoEquals, (input) => {
+        for (let context = 0; context < 5; context++) expect(isXssInContext(input, context)).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('never throws and answers the same for the same input', () => {
