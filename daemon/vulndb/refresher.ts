@@ -2,7 +2,7 @@
 // ordinary import: a failure keeps the old database and is remembered for `vulndb status`;
 // the next attempt is simply the next interval. The timer never keeps the process alive.
 
-import type { VulnDbImportResult } from '../../shared/schemas/vulndb.js';
+import type { RefreshStatus, VulnDbImportResult } from '../../shared/schemas/vulndb.js';
 import type { VulnImportOptions } from './vulndb.js';
 
 export interface RefreshOptions {
@@ -15,15 +15,6 @@ export interface RefreshOptions {
   /** Called after every attempt (for the daemon log). */
   onResult?: (result: { ok: true; result: VulnDbImportResult } | { ok: false; error: Error }) => void;
   runImport: (url: string, opts: VulnImportOptions) => Promise<VulnDbImportResult>;
-}
-
-export interface RefreshStatus {
-  url: string;
-  interval_s: number;
-  last_attempt_at: string | null;
-  last_success_at: string | null;
-  last_error: string | null;
-  next_at: string | null;
 }
 
 export const MIN_REFRESH_INTERVAL_MS = 1000;

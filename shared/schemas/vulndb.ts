@@ -137,9 +137,20 @@ export const FeedVariantSchema = z.object({
   feed: z.enum(['production', 'scanner']),
 });
 
+/** The optional refresh-from-URL setting, as `vulndb status` shows it (URL without query or credentials). */
+export const RefreshStatusSchema = z.object({
+  url: z.string(),
+  interval_s: Count,
+  last_attempt_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  next_at: z.string().nullable(),
+});
+export type RefreshStatus = z.infer<typeof RefreshStatusSchema>;
+
 /** `wafctl vulndb status --json` / the admin socket's status route. */
 export const VulnDbStatusSchema = z.discriminatedUnion('loaded', [
-  z.object({ loaded: z.literal(false), refresh: z.unknown().optional() }),
+  z.object({ loaded: z.literal(false), refresh: RefreshStatusSchema.optional() }),
   z.object({
     loaded: z.literal(true),
     source: z.string(),
@@ -152,7 +163,7 @@ export const VulnDbStatusSchema = z.discriminatedUnion('loaded', [
     sha256: z.string(),
     bytes: Count,
     duration_ms: Count,
-    refresh: z.unknown().optional(),
+    refresh: RefreshStatusSchema.optional(),
   }),
 ]);
 export type VulnDbStatus = z.infer<typeof VulnDbStatusSchema>;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VulnDb } from '../../../daemon/vulndb/vulndb.js';
 import { VulnDbError } from '../../../daemon/vulndb/vulndb-error.js';
+import { VulnDbStatusSchema } from '../../../shared/schemas/vulndb.js';
 import { SAMPLE_FEED, withTempDir } from './helpers.js';
 
 let server: Server;
@@ -119,7 +120,7 @@ describe('VulnDb refresher', () => {
       while (results.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(results).toEqual([true, true]);
       expect(serveCount - start).toBe(2);
-      const status = db.status();
+      const status = VulnDbStatusSchema.parse(db.status());
       expect(status).toMatchObject({ loaded: true, records: 40, refresh: { interval_s: 1, last_error: null } });
       expect((status as { refresh: { last_success_at: string | null } }).refresh.last_success_at).not.toBeNull();
       db.close();
