@@ -2,6 +2,15 @@
 // null. Holds the per-request state the rules read and write (TX, matched variables, ctl
 // changes, the transformation cache); everything compiled lives in the RuleSet.
 import { randomBytes } from 'node:crypto';
+
+// UNIQUE_ID: a random per-process prefix and a counter: unique without a random draw per request.
+const ID_PREFIX = randomBytes(9).toString('base64url');
+let idCounter = 0;
+
+function nextUniqueId(): string {
+  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${ID_PREFIX}${idCounter.toString(36).padStart(8, '0')}`;
+}
 import type { Rule } from './rules/rule.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { RuleMatch, Interruption } from './rules/match.js';
@@ -10,7 +19,8 @@ import { evaluatePhase, effectiveDisruptive } from './rules/evaluate.js';
 import type { ActionContext, TransactionSettings } from './actions/context.js';
 import { SEVERITY_NAMES } from './actions/severity.js';
 import type { MatchedValue, RuleFacts } from './variables/context.js';
-import type { KeySelector, TargetExclusion } from './variables/targets.js';
+import { selectorMatches, type KeySelector, type TargetExclusion } from './variables/targets.js';
+import type { VarEntry } from './collections/keyed-list.js';
 import { KeyedList, EMPTY_LIST } from './collections/keyed-list.js';
 import { MutableCollection } from './collections/mutable-collection.js';
 import type { PersistentCollectionStore } from './collections/persistent-store.js';
@@ -22,6 +32,17 @@ import { ParsedBody, NO_BODY } from './request/parsed-body.js';
 import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
+
+function filterEntries(entries: readonly VarEntry[], selectors: readonly KeySelector[]): readonly VarEntry[] {
+  const out: VarEntry[] = [];
+  outer: for (const e of entries) {
+    for (const s of selectors) if (selectorMatches(s, e.key)) continue outer;
+    out.push(e);
+  }
+  return out.length === entries.length ? entries : out;
+}
+
+const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
 /** What a transaction needs from its WAF. */
 export interface TransactionHost {
@@ -67,14 +88,16 @@ export class Transaction implements ActionContext {
   private removedRules: RulePredicate[] = [];
   private targetRemovals: TargetRemoval[] = [];
   private readonly transformCache: Array<Map<string, string> | undefined>;
-  private readonly runtime: OperatorRuntime & { capturing: boolean };
+  private readonly functionCache: Array<Map<string, string> | undefined>;
+  private readonly exclusionCache = new Map<readonly KeySelector[], { source: readonly VarEntry[]; result: readonly VarEntry[] }>();
+  private readonly runtime: OperatorRuntime & { capturing: boolean; unsetCapture(index: number): void };
   phase = 0;
 
   constructor(private readonly host: TransactionHost, request: EngineRequest) {
     const engine = host.ruleSet.settings;
     this.request = new ParsedRequest(request, engine.argumentSeparator);
     this.args = this.request.argsGet;
-    this.uniqueId = randomBytes(12).toString('base64url');
+    this.uniqueId = nextUniqueId();
     this.webAppId = engine.webAppId;
     this.settings = {
       ruleEngine: engine.ruleEngine,
@@ -87,11 +110,13 @@ export class Transaction implements ActionContext {
       auditLogParts: engine.auditLogParts,
     };
     this.transformCache = new Array(host.ruleSet.transformSteps);
+    this.functionCache = new Array(host.ruleSet.transformFunctions);
     const tx = this.tx;
     this.runtime = {
       capturing: false,
       expandMacros: (text: string) => cachedMacro(text).expand(this),
-      setCapture: (index: number, value: string) => tx.set(String(index), value),
+      setCapture: (index: number, value: string) => tx.set(CAPTURE_KEYS[index] ?? String(index), value),
+      unsetCapture: (index: number) => tx.delete(CAPTURE_KEYS[index] ?? String(index)),
     };
   }
 
@@ -171,7 +196,16 @@ export class Transaction implements ActionContext {
     let result = cache.get(value);
     if (result === undefined) {
       const input = step.parent === undefined ? value : this.transform(value, step.parent);
-      result = step.fn(input);
+      let byInput = this.functionCache[step.fnId];
+      if (byInput === undefined) {
+        byInput = new Map();
+        this.functionCache[step.fnId] = byInput;
+      }
+      result = byInput.get(input);
+      if (result === undefined) {
+        result = step.fn(input);
+        byInput.set(input, result);
+      }
       cache.set(value, result);
     }
     return result;
@@ -182,17 +216,25 @@ export class Transaction implements ActionContext {
     return false;
   }
 
-  /** Names of `variableName` that `rule` must not look at, or undefined when none. */
-  exclusionsFor(rule: Rule, variableName: string): KeySelector[] | undefined {
-    let out: KeySelector[] | undefined;
-    for (const e of rule.exclusions) if (e.variableName === variableName) (out ??= []).push(e);
-    if (this.targetRemovals.length > 0) {
-      const starter = rule.chainStarter;
-      for (const r of this.targetRemovals) {
-        if (r.exclusion.variableName === variableName && r.applies(starter)) (out ??= []).push(r.exclusion);
+  /** `entries` of `variableName` without the names `rule` must not look at. */
+  withoutExcluded(rule: Rule, variableName: string, entries: readonly VarEntry[]): readonly VarEntry[] {
+    const fixed = rule.exclusionsByVariable.get(variableName);
+    let result = entries;
+    if (fixed !== undefined) {
+      const cached = this.exclusionCache.get(fixed);
+      if (cached !== undefined && cached.source === entries) result = cached.result;
+      else {
+        result = filterEntries(entries, fixed);
+        this.exclusionCache.set(fixed, { source: entries, result });
       }
     }
-    return out;
+    if (this.targetRemovals.length > 0 && result.length > 0) {
+      const starter = rule.chainStarter;
+      for (const r of this.targetRemovals) {
+        if (r.exclusion.variableName === variableName && r.applies(starter)) result = filterEntries(result, [r.exclusion]);
+      }
+    }
+    return result;
   }
 
   onMatch(rule: Rule, starter: Rule, name: string, value: string): void {

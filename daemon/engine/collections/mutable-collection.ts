@@ -9,6 +9,8 @@ interface StoredVar {
   value: string;
   /** Epoch ms after which the variable is gone; 0 = never. */
   expiresAt: number;
+  /** The one-entry answer to byKey, rebuilt only when the value changes. */
+  view: readonly VarEntry[] | undefined;
 }
 
 const EMPTY: readonly VarEntry[] = [];
@@ -30,8 +32,11 @@ export class MutableCollection {
   set(key: string, value: string): void {
     const lower = key.toLowerCase();
     const found = this.vars.get(lower);
-    if (found) found.value = value;
-    else this.vars.set(lower, { key, value, expiresAt: 0 });
+    if (found) {
+      if (found.value === value) return;
+      found.value = value;
+      found.view = undefined;
+    } else this.vars.set(lower, { key, value, expiresAt: 0, view: undefined });
     this.snapshot = undefined;
   }
 
@@ -62,7 +67,9 @@ export class MutableCollection {
 
   byKey(lowerKey: string): readonly VarEntry[] {
     const found = this.vars.get(lowerKey);
-    return found === undefined ? EMPTY : [{ key: found.key, value: found.value }];
+    if (found === undefined) return EMPTY;
+    found.view ??= [{ key: found.key, value: found.value }];
+    return found.view;
   }
 
   entries(): readonly VarEntry[] {

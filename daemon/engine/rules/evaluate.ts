@@ -3,17 +3,11 @@
 // match runs the rule's non-disruptive actions; the last rule of a chain logs each of its
 // matches and applies the chain starter's disruptive action; skip/skipAfter move on.
 import type { Rule, Disruptive } from './rule.js';
-import type { CompiledTarget, KeySelector } from '../variables/targets.js';
-import { selectorMatches } from '../variables/targets.js';
+import type { CompiledTarget } from '../variables/targets.js';
 import type { VarEntry } from '../collections/keyed-list.js';
 import type { Transaction } from '../transaction.js';
 
 const PASS: Disruptive = { kind: 'pass' };
-
-function excluded(selectors: readonly KeySelector[], key: string): boolean {
-  for (const s of selectors) if (selectorMatches(s, key)) return true;
-  return false;
-}
 
 function collect(tx: Transaction, rule: Rule, target: CompiledTarget): readonly VarEntry[] {
   const v = target.variable;
@@ -27,10 +21,7 @@ function collect(tx: Transaction, rule: Rule, target: CompiledTarget): readonly 
     entries = v.entries(tx).filter((e) => re.test(e.key));
   } else entries = v.entries(tx);
   if (entries.length === 0) return entries;
-  const selectors = tx.exclusionsFor(rule, v.name);
-  if (selectors === undefined) return entries;
-  for (const s of selectors) if (s.keyLower === undefined && s.keyRegex === undefined) return [];
-  return entries.filter((e) => !excluded(selectors, e.key));
+  return tx.withoutExcluded(rule, v.name, entries);
 }
 
 function matchedName(target: CompiledTarget, entry: VarEntry): string {

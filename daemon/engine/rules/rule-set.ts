@@ -54,4 +54,6 @@ export interface RuleSet {
   readonly byId: ReadonlyMap<number, Rule>;
   /** Number of distinct transformation steps (sizes the per-transaction cache). */
   readonly transformSteps: number;
+  /** Number of distinct transformations (sizes the per-input cache). */
+  readonly transformFunctions: number;
 }

@@ -1,6 +1,6 @@
 // The compiled form of one SecRule / SecAction / SecMarker. Built by the compiler at load
 // (actions write into it), frozen in use: nothing here is created per request.
-import type { CompiledTarget, TargetExclusion } from '../variables/targets.js';
+import type { CompiledTarget, KeySelector, TargetExclusion } from '../variables/targets.js';
 import type { Macro } from '../macros/macro.js';
 import type { OperatorEvaluate } from '../operators/types.js';
 import type { TransformStep } from './transform-chain.js';
@@ -37,6 +37,9 @@ export class Rule {
   markerName = '';
   targets: CompiledTarget[] = [];
   exclusions: TargetExclusion[] = [];
+  /** `exclusions` grouped by variable name, built at load; equal groups share one array, so a
+   *  transaction can cache the filtered values per group across rules. */
+  exclusionsByVariable: ReadonlyMap<string, readonly KeySelector[]> = new Map();
   operator: CompiledOperator | undefined;
   /** The transformation chain's last step; undefined = none. */
   transform: TransformStep | undefined;

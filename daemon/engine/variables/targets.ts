@@ -31,7 +31,7 @@ export interface ParsedTargets {
   exclusions: TargetExclusion[];
 }
 
-/** Splits on '|' outside /regex/ selectors and quotes. */
+/** Splits on '|' outside /regex/ selectors and quotes (XML:/... is an XPath, not a regex). */
 export function splitTargetList(text: string): string[] {
   const parts: string[] = [];
   let current = '';
@@ -54,7 +54,7 @@ export function splitTargetList(text: string): string[] {
       continue;
     }
     if (ch === "'" && current.endsWith(':')) quote = ch;
-    else if (ch === '/' && current.endsWith(':')) inRegex = true;
+    else if (ch === '/' && current.endsWith(':') && !/^[!&]?XML:$/i.test(current.trim())) inRegex = true;
     if ((ch === '|' || ch === ',') && !inRegex) {
       if (current.trim() !== '') parts.push(current.trim());
       current = '';

@@ -21,3 +21,11 @@ describe('parseActionList (ModSecurity v2 msre_parse_generic)', () => {
     expect(() => parseActionList("msg:'abc")).toThrow(/closing quote/);
   });
 });
+
+import { splitTargetList } from '../../../../daemon/engine/variables/targets.js';
+
+describe('splitTargetList', () => {
+  it('keeps | inside regex selectors and treats XML:/ as an XPath', () => {
+    expect(splitTargetList('ARGS|!ARGS:/^(a|b)$/|XML:/*|XML://@*|&TX:x')).toEqual(['ARGS', '!ARGS:/^(a|b)$/', 'XML:/*', 'XML://@*', '&TX:x']);
+  });
+});
