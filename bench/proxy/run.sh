@@ -54,7 +54,14 @@ stop_all() {
   [ ${#STARTED_ANCHORS[@]} -gt 0 ] && "$ANCHORS/stop-anchors.sh" >&2 || true
 }
 trap stop_all EXIT
-NODE_ARGS=(node --import tsx bench/proxy/edge-server.ts)
+# Compiled JS, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
+echo "compiling the edge to $WORK/dist ..." >&2
+(cd "$REPO" && npx tsc -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
+[ -f "$WORK/dist/bench/proxy/edge-server.js" ] || { echo "tsc emitted nothing: $(tail "$WORK/tsc.log")" >&2; exit 1; }
+mkdir -p "$WORK/dist/daemon/proxy/checks/bot"
+cp "$REPO/daemon/proxy/checks/bot/scanners-user-agents.data" "$WORK/dist/daemon/proxy/checks/bot/"
+ln -sfn "$REPO/node_modules" "$WORK/dist/node_modules"
+NODE_ARGS=(node "$WORK/dist/bench/proxy/edge-server.js")
 SITES_JSON="$SITES" WORKERS=1 start_bg edge 28110 "${NODE_ARGS[@]}"
 SITES_JSON="$SITES" WORKERS=2 start_bg edge-cluster2 28111 "${NODE_ARGS[@]}"
 UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" start_bg node-undici 28112 node "$WORK/node/proxy-undici.mjs"

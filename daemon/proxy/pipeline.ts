@@ -2,7 +2,7 @@ import type { CounterStore } from '../store/counter-store.js';
 import type { BotGuard } from './checks/bot.js';
 import { checkGeo } from './checks/geo.js';
 import { checkIp } from './checks/ip.js';
-import type { CheckOutcome } from './checks/outcome.js';
+import { ALLOW, type CheckOutcome } from './checks/outcome.js';
 import { checkPageProtection } from './checks/page.js';
 import { checkRateLimit } from './checks/rate-limit.js';
 import type { EdgeRequest } from './edge-request.js';
@@ -17,7 +17,7 @@ export class CheckPipeline {
 
   run(req: EdgeRequest): CheckOutcome | Promise<CheckOutcome> {
     const ip = checkIp(req);
-    if (ip === 'whitelisted') return null;
+    if (ip === 'whitelisted') return ALLOW;
     if (ip) return ip;
     const geo = checkGeo(req);
     if (geo) return geo;

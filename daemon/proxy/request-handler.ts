@@ -62,6 +62,7 @@ export class RequestHandler {
     const next = (o: CheckOutcome) => {
       if (o?.kind === 'block') { state.blocked = true; this.refuse(ctx.edge, o, req.socket, res); return; }
       if (o?.kind === 'interstitial') { res.setHeader('x-request-id', ctx.edge.requestId); sendPage(res, o); return; }
+      if (o?.kind === 'allow') { this.forward(ctx.edge, ctx.peer, req, res, null, state); return; }
       this.inspectThenForward(ctx.edge, ctx.peer, req, res, state);
     };
     if (outcome instanceof Promise) outcome.then(next, (err) => this.fail(ctx.edge, res, err));

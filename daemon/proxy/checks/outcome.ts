@@ -24,7 +24,14 @@ export interface Interstitial {
   readonly body: string;
 }
 
-export type CheckOutcome = Block | Interstitial | null;
+/** The site whitelist: forward without any further check, the WAF rule groups included. */
+export interface Allow {
+  readonly kind: 'allow';
+}
+
+export const ALLOW: Allow = Object.freeze({ kind: 'allow' });
+
+export type CheckOutcome = Block | Interstitial | Allow | null;
 
 /** Pseudo rule file named in WAF events from the edge checks (there is no SecLang file). */
 export function checkFile(group: Block['group']): string {

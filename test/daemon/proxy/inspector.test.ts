@@ -82,6 +82,13 @@ describe('request inspector seam', () => {
     expect(origin.seen.length).toBe(before);
   });
 
+  it('does not inspect requests from whitelisted addresses', async () => {
+    use({ waf: { mode: 'on', paranoia: 1 }, ipWhitelist: ['127.0.0.1'] });
+    const n = inspector.seen.length;
+    expect((await request({ port: edge.port, path: '/?id=attack' })).status).toBe(200);
+    expect(inspector.seen.length).toBe(n);
+  });
+
   it('uses the site block response for engine blocks too', async () => {
     use({ waf: { mode: 'on', paranoia: 1 }, blockResponse: 'drop' });
     await expect(request({ port: edge.port, path: '/?id=attack' })).rejects.toMatchObject({ code: 'ECONNRESET' });

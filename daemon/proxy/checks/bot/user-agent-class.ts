@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isbot } from 'isbot';
+import { proxyAsset } from '../../assets.js';
 
 // Sorts a User-Agent into what the bot check treats differently:
 //   scanner  - on CRS's list of vulnerability scanners and attack tools (always blocked);
@@ -31,7 +32,7 @@ const ENGINES: ReadonlyArray<{ ua: RegExp; engine: SearchEngine }> = [
   { ua: /yahoo! slurp/i, engine: { name: 'Yahoo', domains: ['crawl.yahoo.net'] } },
 ];
 
-const SCANNER_LIST = new URL('./scanners-user-agents.data', import.meta.url);
+const SCANNER_LIST = proxyAsset('checks/bot/scanners-user-agents.data');
 
 export function loadScannerPatterns(file: URL | string = SCANNER_LIST): string[] {
   return readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
