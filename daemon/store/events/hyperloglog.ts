@@ -70,7 +70,7 @@ export class HyperLogLog {
     }
     let target = sp;
     if (this.sparseLen === sp.length) {
-      target = new Uint32Array(sp.length * 2);
+      target = new Uint32Array(Math.max(8, sp.length * 2));
       target.set(sp.subarray(0, lo));
     }
     target.copyWithin(lo + 1, lo, this.sparseLen);
