@@ -4,6 +4,11 @@
  * in the data state or inside an attribute value (how XSS contexts are tried). Each state is a
  * function that emits at most one token and names the next state.
  */
+import {
+  stateAttributeValueBackQuote, stateAttributeValueDoubleQuote,
+  stateAttributeValueSingleQuote, stateBeforeAttributeName, stateSelfClosingStartTag,
+} from './html5-attributes.js';
+import { BANG, GT, PERCENT, QUESTION, SLASH, isAsciiLetter, isWhite } from './html5-bytes.js';
 import { stateBogusComment, stateBogusComment2, stateMarkupDeclarationOpen } from './html5-markup.js';
 
 export const DATA_TEXT = 0;
@@ -29,17 +34,6 @@ export const VALUE_SINGLE_QUOTE = 2;
 export const VALUE_DOUBLE_QUOTE = 3;
 export const VALUE_BACK_QUOTE = 4;
 
-const EOF = -1;
-const BANG = 0x21;
-const DOUBLE = 0x22;
-const PERCENT = 0x25;
-const SINGLE = 0x27;
-const SLASH = 0x2f;
-const LT = 0x3c;
-const EQUALS = 0x3d;
-const GT = 0x3e;
-const QUESTION = 0x3f;
-const TICK = 0x60;
 
 export type StateFn = (hs: H5State) => boolean;
 
@@ -76,23 +70,6 @@ export class H5State {
     if (nul >= 0) text = text.substring(0, nul);
     return `${H5_TOKEN_NAMES[this.tokenType]},${this.tokenLen},${text}`;
   }
-}
-
-/** h5_is_white: its strchr also finds the terminating NUL, so NUL counts as white space. */
-const isWhite = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0;
-
-/** Skips white space (NUL included) and returns the next byte, or EOF. */
-function skipWhite(hs: H5State): number {
-  while (hs.pos < hs.len) {
-    const c = hs.s.charCodeAt(hs.pos);
-    if (c === 0 || c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
-      hs.pos += 1;
-    } else {
-      // the C code returns a signed char: byte 0xFF reads as -1, i.e. EOF
-      return c === 0xff ? EOF : c;
-    }
-  }
-  return EOF;
 }
 
 export function emit(hs: H5State, type: number, start: number, len: number): true {
@@ -146,8 +123,6 @@ function stateTagOpen(hs: H5State): boolean {
   return true;
 }
 
-const isAsciiLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-
 function stateEndTagOpen(hs: H5State): boolean {
   if (hs.pos >= hs.len) return false;
   const c = hs.s.charCodeAt(hs.pos);
@@ -157,7 +132,7 @@ function stateEndTagOpen(hs: H5State): boolean {
   return stateBogusComment(hs);
 }
 
-function stateTagNameClose(hs: H5State): boolean {
+export function stateTagNameClose(hs: H5State): boolean {
   hs.isClose = false;
   emit(hs, TAG_NAME_CLOSE, hs.pos, 1);
   hs.pos += 1;
@@ -201,163 +176,6 @@ function stateTagName(hs: H5State): boolean {
   emit(hs, TAG_NAME_OPEN, hs.pos, len - hs.pos);
   hs.state = stateEof;
   return true;
-}
-
-function stateBeforeAttributeName(hs: H5State): boolean {
-  const c = skipWhite(hs);
-  if (c === EOF) return false;
-  if (c === SLASH) {
-    hs.pos += 1;
-    return stateSelfClosingStartTag(hs);
-  }
-  if (c === GT) {
-    hs.state = stateData;
-    emit(hs, TAG_NAME_CLOSE, hs.pos, 1);
-    hs.pos += 1;
-    return true;
-  }
-  return stateAttributeName(hs);
-}
-
-function stateAttributeName(hs: H5State): boolean {
-  const { s, len } = hs;
-  let pos = hs.pos + 1;
-  while (pos < len) {
-    const c = s.charCodeAt(pos);
-    if (isWhite(c)) {
-      emit(hs, ATTR_NAME, hs.pos, pos - hs.pos);
-      hs.state = stateAfterAttributeName;
-      hs.pos = pos + 1;
-      return true;
-    }
-    if (c === SLASH) {
-      emit(hs, ATTR_NAME, hs.pos, pos - hs.pos);
-      hs.state = stateSelfClosingStartTag;
-      hs.pos = pos + 1;
-      return true;
-    }
-    if (c === EQUALS) {
-      emit(hs, ATTR_NAME, hs.pos, pos - hs.pos);
-      hs.state = stateBeforeAttributeValue;
-      hs.pos = pos + 1;
-      return true;
-    }
-    if (c === GT) {
-      emit(hs, ATTR_NAME, hs.pos, pos - hs.pos);
-      hs.state = stateTagNameClose;
-      hs.pos = pos;
-      return true;
-    }
-    pos += 1;
-  }
-  emit(hs, ATTR_NAME, hs.pos, len - hs.pos);
-  hs.state = stateEof;
-  hs.pos = len;
-  return true;
-}
-
-function stateAfterAttributeName(hs: H5State): boolean {
-  const c = skipWhite(hs);
-  if (c === EOF) return false;
-  if (c === SLASH) {
-    hs.pos += 1;
-    return stateSelfClosingStartTag(hs);
-  }
-  if (c === EQUALS) {
-    hs.pos += 1;
-    return stateBeforeAttributeValue(hs);
-  }
-  if (c === GT) return stateTagNameClose(hs);
-  return stateAttributeName(hs);
-}
-
-function stateBeforeAttributeValue(hs: H5State): boolean {
-  const c = skipWhite(hs);
-  if (c === EOF) {
-    hs.state = stateEof;
-    return false;
-  }
-  if (c === DOUBLE) return stateAttributeValueDoubleQuote(hs);
-  if (c === SINGLE) return stateAttributeValueSingleQuote(hs);
-  if (c === TICK) return stateAttributeValueBackQuote(hs); // IE
-  return stateAttributeValueNoQuote(hs);
-}
-
-function stateAttributeValueQuote(hs: H5State, quote: string): boolean {
-  // skip the opening quote, unless tokenizing started inside the value (pos 0): then "'><foo"
-  // gives an empty value first
-  if (hs.pos > 0) hs.pos += 1;
-  const end = hs.s.indexOf(quote, hs.pos);
-  if (end < 0) {
-    emit(hs, ATTR_VALUE, hs.pos, hs.len - hs.pos);
-    hs.state = stateEof;
-  } else {
-    emit(hs, ATTR_VALUE, hs.pos, end - hs.pos);
-    hs.state = stateAfterAttributeValueQuoted;
-    hs.pos += hs.tokenLen + 1;
-  }
-  return true;
-}
-
-const stateAttributeValueDoubleQuote: StateFn = (hs) => stateAttributeValueQuote(hs, '"');
-const stateAttributeValueSingleQuote: StateFn = (hs) => stateAttributeValueQuote(hs, "'");
-const stateAttributeValueBackQuote: StateFn = (hs) => stateAttributeValueQuote(hs, '`');
-
-function stateAttributeValueNoQuote(hs: H5State): boolean {
-  const { s, len } = hs;
-  let pos = hs.pos;
-  while (pos < len) {
-    const c = s.charCodeAt(pos);
-    if (isWhite(c)) {
-      emit(hs, ATTR_VALUE, hs.pos, pos - hs.pos);
-      hs.pos = pos + 1;
-      hs.state = stateBeforeAttributeName;
-      return true;
-    }
-    if (c === GT) {
-      emit(hs, ATTR_VALUE, hs.pos, pos - hs.pos);
-      hs.pos = pos;
-      hs.state = stateTagNameClose;
-      return true;
-    }
-    pos += 1;
-  }
-  hs.state = stateEof;
-  emit(hs, ATTR_VALUE, hs.pos, len - hs.pos);
-  return true;
-}
-
-function stateAfterAttributeValueQuoted(hs: H5State): boolean {
-  if (hs.pos >= hs.len) return false;
-  const c = hs.s.charCodeAt(hs.pos);
-  if (isWhite(c)) {
-    hs.pos += 1;
-    return stateBeforeAttributeName(hs);
-  }
-  if (c === SLASH) {
-    hs.pos += 1;
-    return stateSelfClosingStartTag(hs);
-  }
-  if (c === GT) {
-    emit(hs, TAG_NAME_CLOSE, hs.pos, 1);
-    hs.pos += 1;
-    hs.state = stateData;
-    return true;
-  }
-  return stateBeforeAttributeName(hs);
-}
-
-function stateSelfClosingStartTag(hs: H5State): boolean {
-  if (hs.pos >= hs.len) return false;
-  if (hs.s.charCodeAt(hs.pos) === GT) {
-    // always entered after a '/', so pos > 0 (the C code reports an error otherwise)
-    if (hs.pos <= 0) return false;
-    emit(hs, TAG_NAME_SELFCLOSE, hs.pos - 1, 2);
-    hs.state = stateData;
-    hs.pos += 1;
-    return true;
-  }
-  return stateBeforeAttributeName(hs);
 }
 
 /** Start states by DATA_STATE / VALUE_* (libinjection_h5_init). */
