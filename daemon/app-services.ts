@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { WafctlError } from '../shared/errors.js';
 import type { DataPaths } from '../shared/paths.js';
 import type { StoredSite } from '../shared/schemas/site.js';
+import type { RegisterAdminRoutes } from './admin/server.js';
 import type { RegisterRoutes } from './api/server.js';
 import type { ManagementDependencies } from './api/v1/dependencies.js';
 import { managementApiPlugin } from './api/v1/plugin.js';
@@ -29,6 +30,8 @@ export interface Services {
   eventStore: EventStore;
   vulndb: VulnDb;
   apiRoutes: RegisterRoutes[];
+  /** Admin-socket routes of later issues (protection settings, rules, vulndb); add them to ROUTES.md too. */
+  adminRoutes: RegisterAdminRoutes[];
   /** The real edge (daemon/proxy). app.ts still uses the placeholder: see daemon/README.md. */
   edgeFactory: EdgeFactory;
   close(): Promise<void>;
@@ -111,6 +114,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     eventStore,
     vulndb,
     apiRoutes,
+    adminRoutes: [],
     edgeFactory,
     async close() {
       vulndb.close();

@@ -140,7 +140,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     socketPath: options.adminSocket,
     logger,
     deps: { store, now, status, reload, requestShutdown: (reason) => void stop(reason) },
-    register: build.adminRoutes,
+    register: [...services.adminRoutes, ...(build.adminRoutes ?? [])],
   });
 
   // Stop accepting and drain first, then the files: the socket and pid file go last.
