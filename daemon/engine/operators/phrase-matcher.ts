@@ -2,10 +2,17 @@
 // Built once at rule load; a search is one pass over the input. Reports what ModSecurity's acmp
 // reports: the phrase that ends earliest in the input (the longest one ending there), as written
 // in the rule or data file.
+//
+// Layout: one Map from (state * 256 + byte) to the next state, and per-state child lists as linked
+// edges, so a 30 KB phrase file makes a few flat arrays rather than one Map per trie node.
 
 export class PhraseMatcher {
-  private readonly children: Array<Map<number, number>> = [new Map()];
+  private readonly next = new Map<number, number>();
   private readonly phraseAt: number[] = [-1];
+  private readonly firstEdge: number[] = [-1];
+  private readonly edgeByte: number[] = [];
+  private readonly edgeTo: number[] = [];
+  private readonly edgeNext: number[] = [];
   private fail: Int32Array = new Int32Array(1);
   private dict: Int32Array = new Int32Array(1);
   private readonly phrases: string[] = [];
@@ -21,17 +28,17 @@ export class PhraseMatcher {
 
   /** The matched phrase, or null. */
   find(input: string): string | null {
-    const { children, fail, dict, phraseAt } = this;
+    const { next, fail, dict, phraseAt } = this;
     let state = 0;
     for (let i = 0; i < input.length; i++) {
       let c = input.charCodeAt(i);
       if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-      let next = children[state].get(c);
-      while (next === undefined && state !== 0) {
+      let to = next.get(state * 256 + c);
+      while (to === undefined && state !== 0) {
         state = fail[state];
-        next = children[state].get(c);
+        to = next.get(state * 256 + c);
       }
-      state = next ?? 0;
+      state = to ?? 0;
       if (phraseAt[state] >= 0) return this.phrases[phraseAt[state]];
       if (dict[state] > 0) return this.phrases[phraseAt[dict[state]]];
     }
@@ -44,14 +51,18 @@ export class PhraseMatcher {
     for (let i = 0; i < phrase.length; i++) {
       let c = phrase.charCodeAt(i);
       if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-      let next = this.children[state].get(c);
-      if (next === undefined) {
-        next = this.children.length;
-        this.children.push(new Map());
+      let to = this.next.get(state * 256 + c);
+      if (to === undefined) {
+        to = this.phraseAt.length;
         this.phraseAt.push(-1);
-        this.children[state].set(c, next);
+        this.firstEdge.push(-1);
+        this.next.set(state * 256 + c, to);
+        this.edgeByte.push(c);
+        this.edgeTo.push(to);
+        this.edgeNext.push(this.firstEdge[state]);
+        this.firstEdge[state] = this.edgeTo.length - 1;
       }
-      state = next;
+      state = to;
     }
     if (this.phraseAt[state] < 0) {
       this.phraseAt[state] = this.phrases.length;
@@ -61,19 +72,24 @@ export class PhraseMatcher {
 
   /** Breadth-first: failure links, and dictionary links to the nearest suffix that is a phrase. */
   private link(): void {
-    const count = this.children.length;
+    const count = this.phraseAt.length;
     this.fail = new Int32Array(count);
     this.dict = new Int32Array(count);
     const queue: number[] = [];
-    for (const child of this.children[0].values()) queue.push(child);
+    for (let e = this.firstEdge[0]; e >= 0; e = this.edgeNext[e]) queue.push(this.edgeTo[e]);
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head];
-      for (const [c, child] of this.children[state]) {
+      for (let e = this.firstEdge[state]; e >= 0; e = this.edgeNext[e]) {
+        const c = this.edgeByte[e];
+        const child = this.edgeTo[e];
         let f = this.fail[state];
-        while (f !== 0 && !this.children[f].has(c)) f = this.fail[f];
-        const target = this.children[f].get(c);
-        this.fail[child] = target !== undefined && target !== child ? target : 0;
-        const fc = this.fail[child];
+        let target = this.next.get(f * 256 + c);
+        while (target === undefined && f !== 0) {
+          f = this.fail[f];
+          target = this.next.get(f * 256 + c);
+        }
+        const fc = target !== undefined && target !== child ? target : 0;
+        this.fail[child] = fc;
         this.dict[child] = this.phraseAt[fc] >= 0 ? fc : this.dict[fc];
         queue.push(child);
       }

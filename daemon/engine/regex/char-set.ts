@@ -7,6 +7,10 @@ export type Range = readonly [lo: number, hi: number];
 export const MAX_CODE = 0xffff;
 
 export function normalize(ranges: readonly Range[]): Range[] {
+  // Most sets arrive sorted and disjoint already: return them as they are.
+  let ordered = true;
+  for (let i = 1; i < ranges.length && ordered; i++) ordered = ranges[i][0] > ranges[i - 1][1] + 1;
+  if (ordered) return ranges as Range[];
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const [lo, hi] of sorted) {
@@ -51,22 +55,14 @@ const SPACE: Range[] = [[0x09, 0x0d], [0x20, 0x20]];
 const HSPACE: Range[] = [[0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0]];
 const VSPACE: Range[] = [[0x0a, 0x0d], [0x85, 0x85]];
 
+const ESCAPE_CLASSES: Record<string, Range[]> = {
+  d: DIGIT, D: complement(DIGIT), w: WORD, W: complement(WORD), s: SPACE, S: complement(SPACE),
+  h: HSPACE, H: complement(HSPACE), v: VSPACE, V: complement(VSPACE), N: complement([[0x0a, 0x0a]]),
+};
+
 /** The set for a class escape letter (d D w W s S h H v V N), or undefined if it is not one. */
 export function escapeClass(letter: string): Range[] | undefined {
-  switch (letter) {
-    case 'd': return DIGIT;
-    case 'D': return complement(DIGIT);
-    case 'w': return WORD;
-    case 'W': return complement(WORD);
-    case 's': return SPACE;
-    case 'S': return complement(SPACE);
-    case 'h': return HSPACE;
-    case 'H': return complement(HSPACE);
-    case 'v': return VSPACE;
-    case 'V': return complement(VSPACE);
-    case 'N': return complement([[0x0a, 0x0a]]);
-    default: return undefined;
-  }
+  return Object.hasOwn(ESCAPE_CLASSES, letter) ? ESCAPE_CLASSES[letter] : undefined;
 }
 
 const POSIX: Record<string, Range[]> = {

@@ -112,9 +112,11 @@ function isAsciiLetter(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
+const BYTE_ESCAPES = Array.from({ length: 256 }, (_, c) =>
+  (c >= 0x30 && c <= 0x39) || isAsciiLetter(c) ? String.fromCharCode(c) : '\\x' + c.toString(16).padStart(2, '0'));
+
 function escapeCode(c: number): string {
-  if ((c >= 0x30 && c <= 0x39) || isAsciiLetter(c)) return String.fromCharCode(c);
-  if (c < 0x100) return '\\x' + c.toString(16).padStart(2, '0');
+  if (c < 0x100) return BYTE_ESCAPES[c];
   return '\\u' + c.toString(16).padStart(4, '0');
 }
 
