@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -186,7 +186,20 @@ describe('the daemon as a real process', () => {
     const doc = JSON.parse(await readFile(file, 'utf8'));
     doc.accounts[0].api_access = false;
     await writeFile(file, JSON.stringify(doc));
+    // A keep-alive API connection opened before the reload is still the one used after it.
+    const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: await readFile(started.status.ca_file!, 'utf8') });
+    const viaAgent = () => new Promise<boolean>((resolve, reject) => {
+      const req = httpsRequest(`${started.status.api_url}/api/v1/nope`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(req.reusedSocket));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await viaAgent()).toBe(false);
     expect(await client.reload()).toEqual({ reloaded: true });
+    expect(await viaAgent()).toBe(true);
+    agent.destroy();
     expect((await client.getAccount()).api_access).toBe(false);
     await writeFile(file, '{oops');
     const refused = await client.reload().catch((e: WafctlError) => e);
