@@ -42,10 +42,18 @@ export async function currentGeneration(dbDir: string): Promise<string | null> {
 export async function publishGeneration(dbDir: string, importDir: string): Promise<string> {
   const name = `${GENERATION_PREFIX}${new Date().toISOString().replace(/[-:.]/g, '')}-${importDir.slice(-6)}`;
   const genDir = join(dbDir, name);
-  await rename(importDir, genDir);
   const tmp = join(dbDir, `${CURRENT}.tmp`);
-  await writeFileSynced(tmp, name + '\n');
-  await rename(tmp, join(dbDir, CURRENT));
+  try {
+    await rename(importDir, genDir);
+    await writeFileSynced(tmp, name + '\n');
+    await rename(tmp, join(dbDir, CURRENT));
+  } catch (err) {
+    // CURRENT still names the old generation: drop what this import made.
+    await rm(importDir, { recursive: true, force: true });
+    await rm(genDir, { recursive: true, force: true });
+    await rm(tmp, { force: true });
+    throw err;
+  }
   await syncDir(dbDir);
   return genDir;
 }

@@ -32,15 +32,30 @@ export class VulnDb {
   private constructor(
     readonly dir: string,
     live: LoadedGeneration | null,
+    private loadError: string | null,
   ) {
     this.live = live;
   }
 
-  /** Opens (or starts) the database in `dir`: loads the live generation if any, removes leftovers of crashed imports. */
+  /**
+   * Opens (or starts) the database in `dir`: loads the live generation if any, removes leftovers
+   * of crashed imports. A damaged database does not stop the daemon: it opens as not loaded, with
+   * the reason in `status().error`, until the next successful import replaces it.
+   */
   static async open(dir: string): Promise<VulnDb> {
-    const genDir = await currentGeneration(dir);
+    let genDir: string | null;
+    try {
+      genDir = await currentGeneration(dir);
+    } catch (err) {
+      return new VulnDb(dir, null, (err as Error).message);
+    }
     await removeStale(dir, genDir);
-    return new VulnDb(dir, genDir === null ? null : await LoadedGeneration.load(genDir));
+    if (genDir === null) return new VulnDb(dir, null, null);
+    try {
+      return new VulnDb(dir, await LoadedGeneration.load(genDir), null);
+    } catch (err) {
+      return new VulnDb(dir, null, `the vulnerability database in ${genDir} cannot be loaded (${(err as Error).message}); import the feed again`);
+    }
   }
 
   /**
@@ -54,16 +69,11 @@ export class VulnDb {
     try {
       const feed = await openFeed(source, opts);
       const built = await buildGeneration(this.dir, feed, opts);
-      let genDir: string;
-      try {
-        genDir = await publishGeneration(this.dir, built.importDir);
-      } catch (err) {
-        await removeStale(this.dir, (await currentGeneration(this.dir)) ?? null);
-        throw err;
-      }
+      const genDir = await publishGeneration(this.dir, built.importDir);
       const next = await LoadedGeneration.load(genDir);
       const previous = this.live;
       this.live = next; // checks are synchronous, so none is running on `previous` now
+      this.loadError = null;
       previous?.close();
       await removeStale(this.dir, genDir);
       return { status: this.status(), skipped_sample: built.skippedSample };
@@ -74,7 +84,7 @@ export class VulnDb {
 
   status(): VulnDbStatus {
     const refresh = this.refresher?.status();
-    if (this.live === null) return { loaded: false, ...(refresh ? { refresh } : {}) };
+    if (this.live === null) return { loaded: false, ...(this.loadError ? { error: this.loadError } : {}), ...(refresh ? { refresh } : {}) };
     const { defiant: _defiant, ...meta } = this.live.meta;
     return { loaded: true, ...meta, ...(refresh ? { refresh } : {}) };
   }

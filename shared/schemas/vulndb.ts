@@ -150,7 +150,12 @@ export type RefreshStatus = z.infer<typeof RefreshStatusSchema>;
 
 /** `wafctl vulndb status --json` / the admin socket's status route. */
 export const VulnDbStatusSchema = z.discriminatedUnion('loaded', [
-  z.object({ loaded: z.literal(false), refresh: RefreshStatusSchema.optional() }),
+  z.object({
+    loaded: z.literal(false),
+    /** Why a database on disk could not be loaded (absent when none was ever imported). */
+    error: z.string().optional(),
+    refresh: RefreshStatusSchema.optional(),
+  }),
   z.object({
     loaded: z.literal(true),
     source: z.string(),

@@ -232,6 +232,31 @@ describe('VulnDb.import from a file', () => {
     });
   });
 
+  it('opens a damaged database as not loaded, saying why, and a new import repairs it', async () => {
+    await withTempDir(async (dir) => {
+      const dbDir = join(dir, 'vulndb');
+      const db = await VulnDb.open(dbDir);
+      await db.import(SAMPLE_FEED);
+      db.close();
+      const gen = (await readFile(join(dbDir, 'CURRENT'), 'utf8')).trim();
+      await writeFile(join(dbDir, gen, 'index.json'), '{"format": 1, "records": [');
+      const damaged = await VulnDb.open(dbDir);
+      const status = VulnDbStatusSchema.parse(damaged.status());
+      expect(status).toMatchObject({ loaded: false, error: expect.stringMatching(/cannot be loaded.*import the feed again/) });
+      const parsed = damaged.parseCheckRequest({ cms_version: '6.4.1' });
+      expect(damaged.check((parsed as { ok: true; request: never }).request).message).toBe(NO_DATABASE_MESSAGE);
+      await damaged.import(SAMPLE_FEED);
+      expect(damaged.status()).toMatchObject({ loaded: true, records: 40 });
+      expect(await leftovers(dbDir)).toEqual([]);
+      damaged.close();
+
+      await writeFile(join(dbDir, 'CURRENT'), '../../etc\n');
+      const badPointer = await VulnDb.open(dbDir);
+      expect(badPointer.status()).toMatchObject({ loaded: false, error: expect.stringMatching(/not a generation directory/) });
+      badPointer.close();
+    });
+  });
+
   it('refuses a second import while one runs', async () => {
     await withTempDir(async (dir) => {
       const db = await VulnDb.open(join(dir, 'vulndb'));
