@@ -1,12 +1,12 @@
-import ipaddr from 'ipaddr.js';
-
 // An IP list compiled to sorted, merged address ranges searched by bisection: a lookup is
-// O(log n) integer comparisons, whatever the number of entries or CIDR sizes. IPv4 addresses
-// are numbers; IPv6 addresses are bigints. IPv4-mapped IPv6 clients (::ffff:a.b.c.d) are
-// looked up as the IPv4 address, so one entry covers both ways a client can appear.
+// O(log n) comparisons, whatever the number of entries or CIDR sizes. IPv4 addresses are
+// numbers; IPv6 addresses are 32-digit lower-case hex strings, whose string order is their
+// numeric order (cheaper to parse and compare than bigints). IPv4-mapped IPv6 clients
+// (::ffff:a.b.c.d) are looked up as the IPv4 address, so one entry covers both ways a client
+// can appear.
 
 /** A client address parsed once per request, then tested against any number of sets. */
-export type IpKey = { readonly v: 4; readonly n: number; readonly text: string } | { readonly v: 6; readonly n: bigint; readonly text: string };
+export type IpKey = { readonly v: 4; readonly n: number; readonly text: string } | { readonly v: 6; readonly n: string; readonly text: string };
 
 export interface IpSet {
   readonly size: number;
@@ -25,20 +25,57 @@ export function parseIp(text: string): IpKey | null {
   }
   if (!text.includes(':')) return null;
   const zone = text.indexOf('%');
-  const bare = zone === -1 ? text : text.slice(0, zone);
-  if (!ipaddr.IPv6.isValid(bare)) return null;
-  const v6 = ipaddr.IPv6.parse(bare);
-  if (v6.isIPv4MappedAddress()) {
-    const v4 = v6.toIPv4Address().toString();
-    return parseIp(v4);
+  const hextets = parseV6(zone === -1 ? text : text.slice(0, zone));
+  if (!hextets) return null;
+  if (hextets[0] === 0 && hextets[1] === 0 && hextets[2] === 0 && hextets[3] === 0 && hextets[4] === 0 && hextets[5] === 0xffff) {
+    const n = hextets[6] * 65536 + hextets[7];
+    return { v: 4, n, text: `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}` };
   }
-  return { v: 6, n: v6ToBigint(v6.parts), text: v6.toString() };
+  let hex = '';
+  for (const h of hextets) hex += h.toString(16).padStart(4, '0');
+  return { v: 6, n: hex, text: canonicalV6(hextets) };
 }
 
-function v6ToBigint(parts: number[]): bigint {
-  let n = 0n;
-  for (const p of parts) n = (n << 16n) | BigInt(p);
-  return n;
+/** RFC 5952: lower case, no leading zeros, the longest run (2+) of zero groups as "::". */
+function canonicalV6(h: number[]): string {
+  let bestAt = -1, bestLen = 1;
+  for (let i = 0; i < 8; i++) {
+    if (h[i] !== 0) continue;
+    let j = i;
+    while (j < 8 && h[j] === 0) j++;
+    if (j - i > bestLen) { bestAt = i; bestLen = j - i; }
+    i = j;
+  }
+  const hexes = h.map((x) => x.toString(16));
+  if (bestAt === -1) return hexes.join(':');
+  return `${hexes.slice(0, bestAt).join(':')}::${hexes.slice(bestAt + bestLen).join(':')}`;
+}
+
+const HEXTET = /^[0-9a-fA-F]{1,4}$/;
+
+/** RFC 4291 text form (with "::" and a trailing dotted IPv4) to 8 numbers; null if invalid. */
+function parseV6(text: string): number[] | null {
+  const gap = text.indexOf('::');
+  if (gap !== -1 && text.indexOf('::', gap + 1) !== -1) return null;
+  const head = gap === -1 ? text : text.slice(0, gap);
+  const tail = gap === -1 ? '' : text.slice(gap + 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = gap === -1 ? left : [...left, ...right];
+  const out: number[] = [];
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    if (i === groups.length - 1 && g.includes('.')) {
+      const m = IPV4_DOTTED.exec(g);
+      if (!m || +m[1] > 255 || +m[2] > 255 || +m[3] > 255 || +m[4] > 255) return null;
+      out.push(+m[1] * 256 + +m[2], +m[3] * 256 + +m[4]);
+    } else if (HEXTET.test(g)) out.push(parseInt(g, 16));
+    else return null;
+  }
+  if (gap === -1) return out.length === 8 ? out : null;
+  if (out.length > 7) return null;
+  const split = left.length;
+  return [...out.slice(0, split), ...new Array(8 - out.length).fill(0), ...out.slice(split)];
 }
 
 /**
@@ -68,7 +105,7 @@ export function compileIpSet(entries: readonly string[]): IpSet {
       v4.push([start, start + size - 1]);
     } else {
       const hostBits = BigInt(128 - bits);
-      const start = (key.n >> hostBits) << hostBits;
+      const start = (BigInt(`0x${key.n}`) >> hostBits) << hostBits;
       v6.push([start, start + (1n << hostBits) - 1n]);
     }
   }
@@ -76,8 +113,9 @@ export function compileIpSet(entries: readonly string[]): IpSet {
   const r6 = merge(v6, 1n);
   const starts4 = Float64Array.from(r4, (r) => r[0]);
   const ends4 = Float64Array.from(r4, (r) => r[1]);
-  const starts6 = r6.map((r) => r[0]);
-  const ends6 = r6.map((r) => r[1]);
+  const hex = (n: bigint) => n.toString(16).padStart(32, '0');
+  const starts6 = r6.map((r) => hex(r[0]));
+  const ends6 = r6.map((r) => hex(r[1]));
   return {
     size: entries.length,
     has(ip: IpKey): boolean {
@@ -100,7 +138,7 @@ function merge<T extends number | bigint>(ranges: Array<[T, T]>, one: T): Array<
   return out;
 }
 
-function inRanges<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLike<T>, n: T): boolean {
+function inRanges<T extends number | string>(starts: ArrayLike<T>, ends: ArrayLike<T>, n: T): boolean {
   // Last range whose start <= n, then check its end.
   let lo = 0, hi = starts.length - 1, found = -1;
   while (lo <= hi) {

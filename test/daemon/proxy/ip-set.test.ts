@@ -43,6 +43,25 @@ describe('IpSet', () => {
     expect(compileIpSet(['::/0']).has(parseIp('1.2.3.4')!)).toBe(false);
   });
 
+  it('parses IPv6 like ipaddr.js, to RFC 5952 text', () => {
+    fc.assert(fc.property(v6, fc.nat(7), fc.nat(7), (addr, from, len) => {
+      // Zero a run of groups so "::" forms appear in both directions.
+      const parts = addr.split(':');
+      for (let i = from; i < Math.min(8, from + len); i++) parts[i] = '0';
+      const text = parts.join(':');
+      const compressed = ipaddr.IPv6.parse(text).toString();
+      for (const form of [text, compressed, text.toUpperCase()]) {
+        const key = parseIp(form)!;
+        if (ipaddr.IPv6.parse(text).isIPv4MappedAddress()) expect(key.v).toBe(4);
+        else expect(key).toMatchObject({ v: 6, text: compressed });
+      }
+    }), { numRuns: 500 });
+    expect(parseIp('::ffff:192.0.2.1')).toMatchObject({ v: 4, text: '192.0.2.1' });
+    expect(parseIp('64:ff9b::192.0.2.1')).toMatchObject({ v: 6, text: '64:ff9b::c000:201' });
+    expect(parseIp('fe80::1%eth0')).toMatchObject({ v: 6, text: 'fe80::1' });
+    for (const bad of ['1::2::3', '1:2:3:4:5:6:7:8:9', '12345::', ':::', '1:2:3:4:5:6:7', 'g::1', '::1.2.3.256']) expect(parseIp(bad)).toBeNull();
+  });
+
   it('rejects what is not an address', () => {
     expect(parseIp('1.2.3.256')).toBeNull();
     expect(parseIp('example.com')).toBeNull();
