@@ -8,7 +8,7 @@ import { DaemonHarness } from '../lifecycle/daemon-harness.js';
 const harness = new DaemonHarness();
 afterAll(() => harness.cleanup());
 
-describe('--demo', () => {
+describe('--demo', { timeout: 90_000 }, () => {
   it('starts the demo origin, creates demo.localhost once, and keeps it across restarts', async () => {
     const dir = await harness.tempDir();
     const first = await harness.start(dir, ['--demo']);

@@ -29,8 +29,9 @@ export class DaemonHarness {
   }
 
   async cleanup(): Promise<void> {
-    for (const socket of this.sockets) await stopDaemon(socket, { timeoutMs: 15_000 }).catch(() => undefined);
+    await Promise.all([...this.sockets].map((socket) => stopDaemon(socket, { timeoutMs: 15_000 }).catch(() => undefined)));
     for (const pid of this.pids) {
+      if (!processExists(pid)) continue;
       try {
         process.kill(pid, 'SIGKILL');
       } catch {

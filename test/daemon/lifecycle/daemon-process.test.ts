@@ -28,7 +28,7 @@ function httpsGet(url: string, ca: string): Promise<{ status: number; body: stri
   });
 }
 
-describe('the daemon as a real process', () => {
+describe('the daemon as a real process', { timeout: 90_000 }, () => {
   it('starts on free ports, reports every listener, and serves them', async () => {
     const dir = await harness.tempDir();
     const result = await harness.start(dir);

@@ -27,7 +27,7 @@ async function call(base: string, ca: string, method: string, path: string, head
   }
 }
 
-describe('daemon with its API parts', () => {
+describe('daemon with its API parts', { timeout: 90_000 }, () => {
   it('site keys, tokens, ingestion and analytics work end to end and survive a restart', async () => {
     const dir = await harness.tempDir();
     const first = await harness.start(dir);
