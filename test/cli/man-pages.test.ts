@@ -53,4 +53,10 @@ describe('man pages', () => {
       expect(text, page).toContain('.SH NAME');
     }
   });
+
+  it("package.json's man field installs every page, and only pages that exist", () => {
+    const pkg = JSON.parse(readFileSync(join(MAN_DIR, '..', 'package.json'), 'utf8')) as { man: string[] };
+    const pages = readdirSync(MAN_DIR).filter((f) => /\.[1-8]$/.test(f)).map((f) => `./man/${f}`);
+    expect([...pkg.man].sort()).toEqual(pages.sort());
+  });
 });
