@@ -65,7 +65,12 @@ export const StoredSiteSchema = z.object({
   /** null until configured: GET /geo-rules answers 404 no_settings. */
   geo_rules: GeoRulesSchema.nullable(),
   protection: ProtectionSchema,
+  /** (absent: false) Serves hosts no site claims (nginx's default_server) instead of the 421 page. */
+  is_default: z.boolean().optional(),
+  /** (absent: null) The site's own edge certificate (PEM); null: the edge's generated one. */
+  tls: z.object({ cert: z.string().min(1), key: z.string().min(1) }).nullable().optional(),
 });
+// zod drops keys a schema does not name: a new stored field must be added here, or it is lost on the next write.
 export type StoredSite = z.infer<typeof StoredSiteSchema>;
 
 /** What the admin socket shows: never a key or its hash. */

@@ -69,6 +69,8 @@ export function addSite(config: Config, input: AddSite, now: string): { site: St
     ip_rules: { whitelist: [], blacklist: [] },
     geo_rules: null,
     protection: defaultProtection(),
+    is_default: false,
+    tls: null,
   };
   config.next_ids.site += 1;
   config.sites.push(site);

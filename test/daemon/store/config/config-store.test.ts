@@ -38,6 +38,18 @@ describe('config store', () => {
     expect(await readFile(file, 'utf8')).not.toContain(apiKey);
   });
 
+  it('keeps the edge fields of a site (is_default, tls) across writes and reopen', async () => {
+    const store = await openConfigStore(file);
+    await store.update((draft) => addSite(draft, site, new Date().toISOString()));
+    await store.update((draft) => {
+      draft.sites[0].is_default = true;
+      draft.sites[0].tls = { cert: 'CERT', key: 'KEY' };
+    });
+    await store.update((draft) => { draft.accounts[0].api_access = false; });
+    const again = await openConfigStore(file);
+    expect(again.snapshot().sites[0]).toMatchObject({ is_default: true, tls: { cert: 'CERT', key: 'KEY' } });
+  });
+
   it('hands out frozen snapshots and announces changes', async () => {
     const store = await openConfigStore(file);
     const seen: string[] = [];
