@@ -87,7 +87,7 @@ export class Transaction implements ActionContext {
   private currentStarter: Rule | undefined;
   private removedRules: RulePredicate[] = [];
   private targetRemovals: TargetRemoval[] = [];
-  private readonly transformCache: Array<Map<string, string> | undefined>;
+  readonly scalarCache = new Map<string, VarEntry[]>();
   private readonly functionCache: Array<Map<string, string> | undefined>;
   private readonly exclusionCache = new Map<readonly KeySelector[], { source: readonly VarEntry[]; result: readonly VarEntry[] }>();
   private readonly runtime: OperatorRuntime & { capturing: boolean; unsetCapture(index: number): void };
@@ -109,7 +109,6 @@ export class Transaction implements ActionContext {
       auditEngine: engine.auditEngine,
       auditLogParts: engine.auditLogParts,
     };
-    this.transformCache = new Array(host.ruleSet.transformSteps);
     this.functionCache = new Array(host.ruleSet.transformFunctions);
     const tx = this.tx;
     this.runtime = {
@@ -187,15 +186,16 @@ export class Transaction implements ActionContext {
     return this.runtime;
   }
 
-  transform(value: string, step: TransformStep): string {
-    let cache = this.transformCache[step.id];
-    if (cache === undefined) {
-      cache = new Map();
-      this.transformCache[step.id] = cache;
+  /** `entry.value` after `step` (and its parents), cached on the entry and per input. */
+  transform(entry: VarEntry, step: TransformStep): string {
+    let results = entry.transformed;
+    if (results === undefined) {
+      results = [];
+      entry.transformed = results;
     }
-    let result = cache.get(value);
+    let result = results[step.id];
     if (result === undefined) {
-      const input = step.parent === undefined ? value : this.transform(value, step.parent);
+      const input = step.parent === undefined ? entry.value : this.transform(entry, step.parent);
       let byInput = this.functionCache[step.fnId];
       if (byInput === undefined) {
         byInput = new Map();
@@ -206,7 +206,7 @@ export class Transaction implements ActionContext {
         result = step.fn(input);
         byInput.set(input, result);
       }
-      cache.set(value, result);
+      results[step.id] = result;
     }
     return result;
   }

@@ -13,6 +13,7 @@ import { Transaction, type TransactionHost } from './transaction.js';
 import { InMemoryCollectionStore, type PersistentCollectionStore } from './collections/persistent-store.js';
 import type { EngineRequest } from './request/model.js';
 import type { BodyProcessor } from './body-processors/types.js';
+import { enableRegexBacktrackFallback } from './regex-safety.js';
 
 /** One piece of configuration: inline text, or a file (with its Includes). */
 export type ConfigSource = { text: string; name?: string; baseDir?: string } | { file: string };
@@ -38,6 +39,7 @@ export class Waf implements TransactionHost {
 
   /** Compiles the sources, in order, into one rule set. */
   static load(sources: readonly ConfigSource[], options: WafOptions): Waf {
+    enableRegexBacktrackFallback();
     const builder = new RuleSetBuilder(options.registries);
     let last = { file: '<config>', line: 0 };
     for (const source of sources) {

@@ -5,6 +5,9 @@ export interface VarEntry {
   /** The name as sent ('' for a scalar variable). */
   readonly key: string;
   readonly value: string;
+  /** Transformation results of `value` by trie step id, filled by the transaction. A result
+   *  depends on the value only, so it may live on the entry for the entry's lifetime. */
+  transformed?: Array<string | undefined>;
 }
 
 const EMPTY: readonly VarEntry[] = [];

@@ -22,7 +22,7 @@ export const IGNORED_DIRECTIVES: readonly string[] = [
   'SecConnEngine', 'SecConnReadStateLimit', 'SecConnWriteStateLimit', 'SecSensorId',
   'SecHttpBlKey', 'SecStreamInBodyInspection', 'SecStreamOutBodyInspection', 'SecDisableBackendCompression',
   'SecContentInjection', 'SecChrootDir', 'SecXmlExternalEntity', 'SecRequestBodyJsonDepthLimit',
-  'SecCacheTransformations', 'SecRemoteRulesFailAction', 'SecGuardianLog', 'SecAuditEngine', 'SecAuditLogParts',
+  'SecCacheTransformations', 'SecRemoteRulesFailAction', 'SecGuardianLog',
 ];
 
 function one(args: readonly string[], where: SourceLocation, name: string): string {
@@ -84,6 +84,14 @@ const ENTRIES: Array<[string, Handler]> = [
   setting('SecArgumentsLimit', 'argumentsLimit', bytes),
   setting('SecCollectionTimeout', 'collectionTimeout', bytes),
   setting('SecWebAppId', 'webAppId', (v) => v),
+  setting('SecAuditEngine', 'auditEngine', (v, w, n) => {
+    if (!/^(on|off|relevantonly)$/i.test(v)) throw new SecLangError(w, `${n} expects On, Off or RelevantOnly, got "${v}"`);
+    return v;
+  }),
+  setting('SecAuditLogParts', 'auditLogParts', (v, w, n) => {
+    if (!/^[A-KZ]+$/.test(v)) throw new SecLangError(w, `${n}: bad parts "${v}"`);
+    return v;
+  }),
   ['secargumentseparator', (b, args, where) => {
     const sep = one(args, where, 'SecArgumentSeparator');
     if (sep.length !== 1) throw new SecLangError(where, 'SecArgumentSeparator takes one character');

@@ -57,7 +57,7 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
         if (operator.evaluate(previous, runtime) !== operator.negated) hit = previous;
         else {
           for (const step of rule.transform.path) {
-            const value = tx.transform(entry.value, step);
+            const value = tx.transform(entry, step);
             if (value === previous) continue;
             previous = value;
             if (operator.evaluate(value, runtime) !== operator.negated) {
@@ -67,7 +67,7 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
           }
         }
       } else {
-        const value = rule.transform === undefined ? entry.value : tx.transform(entry.value, rule.transform);
+        const value = rule.transform === undefined ? entry.value : tx.transform(entry, rule.transform);
         if (operator.evaluate(value, runtime) !== operator.negated) hit = value;
       }
       if (hit !== undefined) {

@@ -1,6 +1,6 @@
 // What a variable may read from a transaction. The Transaction implements it; keeping it an
 // interface lets the variables be tested without a whole engine.
-import type { KeyedList } from '../collections/keyed-list.js';
+import type { KeyedList, VarEntry } from '../collections/keyed-list.js';
 import type { MutableCollection } from '../collections/mutable-collection.js';
 import type { ParsedRequest } from '../request/parsed-request.js';
 import type { ParsedBody } from '../request/parsed-body.js';
@@ -53,4 +53,6 @@ export interface VariableContext {
   readonly sessionId: string;
   readonly userId: string;
   readonly webAppId: string;
+  /** Scalar variables' entries of this transaction, by name (see definition.ts). */
+  readonly scalarCache: Map<string, VarEntry[]>;
 }

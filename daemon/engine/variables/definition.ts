@@ -25,8 +25,15 @@ export function scalar(name: string, read: (ctx: VariableContext) => string | nu
     name,
     collection: false,
     entries(ctx) {
-      const value = read(ctx);
-      return value === undefined ? NONE : [{ key: '', value: typeof value === 'number' ? String(value) : value }];
+      const raw = read(ctx);
+      if (raw === undefined) return NONE;
+      const value = typeof raw === 'number' ? String(raw) : raw;
+      // One entry object per value per transaction, so its transformation results are reused.
+      const cached = ctx.scalarCache.get(name);
+      if (cached !== undefined && cached[0].value === value) return cached;
+      const fresh = [{ key: '', value }];
+      ctx.scalarCache.set(name, fresh);
+      return fresh;
     },
   };
 }
