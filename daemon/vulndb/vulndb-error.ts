@@ -19,7 +19,9 @@ export type VulnDbErrorCode =
   /** Another import is running on this database. */
   | 'import_in_progress'
   /** The import was aborted by its signal. */
-  | 'aborted';
+  | 'aborted'
+  /** This VulnDb was opened read-only (a worker beside the importing process). */
+  | 'read_only';
 
 export class VulnDbError extends Error {
   constructor(

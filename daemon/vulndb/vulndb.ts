@@ -31,6 +31,7 @@ export class VulnDb {
 
   private constructor(
     readonly dir: string,
+    private readonly readOnly: boolean,
     live: LoadedGeneration | null,
     private loadError: string | null,
   ) {
@@ -38,24 +39,39 @@ export class VulnDb {
   }
 
   /**
-   * Opens (or starts) the database in `dir`: loads the live generation if any, removes leftovers
-   * of crashed imports. A damaged database does not stop the daemon: it opens as not loaded, with
-   * the reason in `status().error`, until the next successful import replaces it.
+   * Opens (or starts) the database in `dir`: loads the live generation if any and removes
+   * leftovers of crashed imports. A damaged database does not stop the daemon: it opens as not
+   * loaded, with the reason in `status().error`, until the next successful import replaces it.
+   * `readOnly` is for extra processes (cluster workers) beside the one that imports: they never
+   * clean up or import, and pick up new generations with `reload()`.
    */
-  static async open(dir: string): Promise<VulnDb> {
+  static async open(dir: string, opts: { readOnly?: boolean } = {}): Promise<VulnDb> {
+    const readOnly = opts.readOnly === true;
     let genDir: string | null;
     try {
       genDir = await currentGeneration(dir);
     } catch (err) {
-      return new VulnDb(dir, null, (err as Error).message);
+      return new VulnDb(dir, readOnly, null, (err as Error).message);
     }
-    await removeStale(dir, genDir);
-    if (genDir === null) return new VulnDb(dir, null, null);
+    if (!readOnly) await removeStale(dir, genDir);
+    if (genDir === null) return new VulnDb(dir, readOnly, null, null);
     try {
-      return new VulnDb(dir, await LoadedGeneration.load(genDir), null);
+      return new VulnDb(dir, readOnly, await LoadedGeneration.load(genDir), null);
     } catch (err) {
-      return new VulnDb(dir, null, `the vulnerability database in ${genDir} cannot be loaded (${(err as Error).message}); import the feed again`);
+      return new VulnDb(dir, readOnly, null, unloadable(genDir, err));
     }
+  }
+
+  /**
+   * Loads the generation CURRENT names if it is not the one in memory (another process
+   * imported). Resolves true when it swapped; on failure keeps the live one and rejects.
+   */
+  async reload(): Promise<boolean> {
+    const genDir = await currentGeneration(this.dir);
+    if (genDir === null || genDir === this.live?.dir) return false;
+    const next = await LoadedGeneration.load(genDir);
+    this.swapIn(next);
+    return true;
   }
 
   /**
@@ -64,22 +80,27 @@ export class VulnDb {
    * malformed document, a feed with no valid record, or when another import is running.
    */
   async import(source: FeedSourceInput, opts: VulnImportOptions = {}): Promise<VulnDbImportResult> {
+    if (this.readOnly) throw new VulnDbError('read_only', 'this process opened the vulnerability database read-only: import in the daemon');
     if (this.importing) throw new VulnDbError('import_in_progress', 'another import is running on this vulnerability database');
     this.importing = true;
     try {
       const feed = await openFeed(source, opts);
       const built = await buildGeneration(this.dir, feed, opts);
       const genDir = await publishGeneration(this.dir, built.importDir);
-      const next = await LoadedGeneration.load(genDir);
-      const previous = this.live;
-      this.live = next; // checks are synchronous, so none is running on `previous` now
-      this.loadError = null;
-      previous?.close();
+      this.swapIn(await LoadedGeneration.load(genDir));
       await removeStale(this.dir, genDir);
       return { status: this.status(), skipped_sample: built.skippedSample };
     } finally {
       this.importing = false;
     }
+  }
+
+  /** Checks are synchronous, so none is running on the previous generation now. */
+  private swapIn(next: LoadedGeneration): void {
+    const previous = this.live;
+    this.live = next;
+    this.loadError = null;
+    previous?.close();
   }
 
   status(): VulnDbStatus {
@@ -132,6 +153,10 @@ export class VulnDb {
     this.live?.close();
     this.live = null;
   }
+}
+
+function unloadable(genDir: string, err: unknown): string {
+  return `the vulnerability database in ${genDir} cannot be loaded (${(err as Error).message}); import the feed again`;
 }
 
 export function parseCheckRequest(body: unknown): ParsedCheckRequest {

@@ -257,6 +257,35 @@ describe('VulnDb.import from a file', () => {
     });
   });
 
+  it('lets a read-only opener (a cluster worker) follow imports with reload(), never importing or cleaning up', async () => {
+    await withTempDir(async (dir) => {
+      const dbDir = join(dir, 'vulndb');
+      const primary = await VulnDb.open(dbDir);
+      const worker = await VulnDb.open(dbDir, { readOnly: true });
+      expect(await worker.reload()).toBe(false);
+      await primary.import(SAMPLE_FEED);
+      await mkdir(join(dbDir, '.import-in-progress-elsewhere'));
+      expect(worker.status()).toEqual({ loaded: false });
+      expect(await worker.reload()).toBe(true);
+      expect(worker.status()).toEqual(primary.status());
+      expect(await worker.reload()).toBe(false);
+      expect(checkCore(worker, '5.8.2').sort()).toEqual([ID['core-objinj'], ID['core-sqli']].sort());
+      await expectImportError(worker.import(SAMPLE_FEED), 'read_only');
+      const again = await VulnDb.open(dbDir, { readOnly: true });
+      expect(await readdir(dbDir)).toContain('.import-in-progress-elsewhere');
+      // The primary replaces the generation and deletes the old one; the worker still answers from
+      // its open file until it reloads.
+      const feed = await sample();
+      const path = join(dir, 'small.json');
+      await writeFile(path, JSON.stringify({ [ID['core-sqli']]: feed[ID['core-sqli']] }));
+      await primary.import(path);
+      expect(checkCore(worker, '6.4.1').sort()).toEqual([ID['core-objinj'], ID['core-nav-xss']].sort());
+      expect(await worker.reload()).toBe(true);
+      expect(checkCore(worker, '6.4.1')).toEqual([]);
+      for (const db of [primary, worker, again]) db.close();
+    });
+  });
+
   it('refuses a second import while one runs', async () => {
     await withTempDir(async (dir) => {
       const db = await VulnDb.open(join(dir, 'vulndb'));
