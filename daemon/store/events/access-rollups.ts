@@ -29,6 +29,17 @@ export interface RollupSnapshotSite {
 
 export class AccessRollups {
   private readonly sites = new Map<number, SiteRollups>();
+  private readonly isoHours = new Map<number, string>();
+
+  /** ISO 8601 start of an hour, cached: every answer repeats the same few thousand hours. */
+  private readonly hourIso = (h: number): string => {
+    let s = this.isoHours.get(h);
+    if (s === undefined) {
+      if (this.isoHours.size >= 20_000) this.isoHours.clear();
+      this.isoHours.set(h, (s = new Date(h * MS_PER_HOUR).toISOString()));
+    }
+    return s;
+  };
 
   /** One access entry: `timestamp` in seconds (spec 2.9). */
   add(siteId: number, timestampS: number, clientIp: string, blocked: boolean): void {
@@ -54,13 +65,14 @@ export class AccessRollups {
     const start = end - n;
     const s = this.sites.get(siteId);
     const hourly_data = new Array<{ hour: string; requests: number; blocked: number }>(n);
+    const iso = this.hourIso;
     let total = 0;
     let blocked = 0;
     const acc = new Uint8Array(HLL_M);
     let any = false;
     for (let h = start; h < end; h++) {
       const r = s?.hours.get(h);
-      hourly_data[h - start] = { hour: new Date(h * MS_PER_HOUR).toISOString(), requests: r?.requests ?? 0, blocked: r?.blocked ?? 0 };
+      hourly_data[h - start] = { hour: iso(h), requests: r?.requests ?? 0, blocked: r?.blocked ?? 0 };
       if (!r) continue;
       total += r.requests;
       blocked += r.blocked;

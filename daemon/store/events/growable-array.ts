@@ -13,7 +13,7 @@ abstract class Growable<T extends Float64Array | Uint32Array> {
     this.data = new ctor(Math.max(4, capacity));
   }
   push(v: number): void {
-    if (this.length === this.data.length) this.grow(this.length * 2);
+    if (this.length === this.data.length) this.grow(Math.max(4, this.length * 2));
     this.data[this.length++] = v;
   }
   get(i: number): number {
@@ -45,9 +45,10 @@ export class GrowableF64 extends Growable<Float64Array> {
   constructor(capacity = 16) {
     super(Float64Array, capacity);
   }
+  /** Adopts `values` as the filled part (no copy; the first push beyond it reallocates). */
   static from(values: Float64Array): GrowableF64 {
-    const g = new GrowableF64(values.length);
-    g.data.set(values);
+    const g = new GrowableF64(0);
+    g.data = values;
     g.length = values.length;
     return g;
   }
@@ -57,9 +58,10 @@ export class GrowableU32 extends Growable<Uint32Array> {
   constructor(capacity = 4) {
     super(Uint32Array, capacity);
   }
+  /** Adopts `values` as the filled part (no copy; the first push beyond it reallocates). */
   static from(values: Uint32Array): GrowableU32 {
-    const g = new GrowableU32(values.length);
-    g.data.set(values);
+    const g = new GrowableU32(0);
+    g.data = values;
     g.length = values.length;
     return g;
   }

@@ -1,18 +1,32 @@
 // HyperLogLog distinct counter for unique visitors (distinct client IPs).
 //
-// Precision p = 14: 16,384 registers, standard error 1.04 / sqrt(16384) = 0.81%, so 98.7% of
-// estimates are within 2%; below 2.5 * m (40,960 distinct) linear counting is used, which is
-// nearly exact there. A sketch starts sparse (a sorted Uint32Array of idx << 6 | rank, a few
-// bytes per distinct visitor) because most site-hours see a few hundred visitors, and turns
-// dense (one byte per register, 16 KiB) past 2,048 entries. Sketches merge by register max,
-// so a period's estimate is the union of its hourly (and daily) sketches.
+// Precision p = 15: 32,768 registers, relative standard error 1.04 / sqrt(32768) = 0.57%,
+// so an estimate is within 2% with 3.5 sigma. The estimate is Ertl's improved estimator
+// ("New cardinality estimation algorithms for HyperLogLog sketches", 2017): it works from
+// the histogram of register values, needs no empirical bias tables and is unbiased from
+// zero to billions (the classic raw estimate drifts by 1-2% between 2.5 m and 5 m, exactly
+// where a site's 30- and 90-day visitors fall). A sketch starts sparse (a sorted
+// Uint32Array of idx << 6 | rank, 4 bytes per visitor) because most site-hours see a few
+// hundred visitors, and turns dense (one byte per register, 32 KiB) past 2,048 entries.
+// Sketches merge by register max, so a period's estimate is the union of its hourly and
+// daily sketches.
 
-export const HLL_P = 14;
+export const HLL_P = 15;
+/** Bits of the hash left for the rank: ranks run 1..Q+1. */
+const Q = 32;
 export const HLL_M = 1 << HLL_P;
 const SPARSE_LIMIT = 2048;
-const ALPHA = 0.7213 / (1 + 1.079 / HLL_M);
 
-/** Two independent 32-bit hashes of a string (cyrb53 mixing). */
+/** murmur3's 32-bit finalizer: every input bit affects every output bit. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Two 32-bit hashes of a string: two multiplicative passes, cross-mixed and finalized. */
 function hash2(s: string): [number, number] {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -21,9 +35,9 @@ function hash2(s: string): [number, number] {
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return [h1 >>> 0, h2 >>> 0];
+  const a = fmix32(h1 ^ Math.imul(h2, 0x9e3779b1) ^ s.length);
+  const b = fmix32(h2 ^ Math.imul(a, 0x27d4eb2f));
+  return [a, b];
 }
 
 /** Register index and rank (1 + leading zeros of a 32-bit word, 1..33) of a value. */
@@ -83,8 +97,7 @@ export class HyperLogLog {
   /** Max of registers into a dense accumulator of HLL_M bytes. */
   mergeInto(acc: Uint8Array): void {
     if (this.dense) {
-      const d = this.dense;
-      for (let i = 0; i < HLL_M; i++) if (d[i] > acc[i]) acc[i] = d[i];
+      mergeRegisters(acc, this.dense);
       return;
     }
     const sp = this.sparse!;
@@ -143,18 +156,61 @@ export class HyperLogLog {
   }
 }
 
-const POW2_NEG = Float64Array.from({ length: 64 }, (_, r) => 2 ** -r);
+const HIGH_BITS = 0x80808080;
 
-/** HyperLogLog estimate of dense registers, with linear counting for small cardinalities. */
-export function estimateRegisters(reg: Uint8Array): number {
-  let sum = 0;
-  let zeros = 0;
-  for (let i = 0; i < HLL_M; i++) {
-    const r = reg[i];
-    sum += POW2_NEG[r];
-    if (r === 0) zeros++;
+/**
+ * acc = max(acc, regs) per register, four registers per step: registers are below 128, so
+ * `((a | 0x80) - b) & 0x80` in each byte says a >= b without carries between bytes.
+ */
+function mergeRegisters(acc: Uint8Array, regs: Uint8Array): void {
+  if ((acc.byteOffset | regs.byteOffset) & 3) {
+    for (let i = 0; i < HLL_M; i++) if (regs[i] > acc[i]) acc[i] = regs[i];
+    return;
   }
-  const raw = (ALPHA * HLL_M * HLL_M) / sum;
-  if (raw <= 2.5 * HLL_M && zeros > 0) return Math.round(HLL_M * Math.log(HLL_M / zeros));
-  return Math.round(raw);
+  const a32 = new Uint32Array(acc.buffer, acc.byteOffset, HLL_M >> 2);
+  const b32 = new Uint32Array(regs.buffer, regs.byteOffset, HLL_M >> 2);
+  for (let i = 0; i < a32.length; i++) {
+    const a = a32[i];
+    const b = b32[i];
+    if (a === b) continue;
+    const ge = (((a | HIGH_BITS) - b) & HIGH_BITS) >>> 7;
+    const mask = Math.imul(ge, 0xff);
+    a32[i] = (a & mask) | (b & ~mask);
+  }
+}
+
+function sigma(x: number): number {
+  if (x === 1) return Infinity;
+  let y = 1;
+  let z = x;
+  for (;;) {
+    x *= x;
+    const before = z;
+    z += x * y;
+    y += y;
+    if (z === before) return z;
+  }
+}
+
+function tau(x: number): number {
+  if (x === 0 || x === 1) return 0;
+  let y = 1;
+  let z = 1 - x;
+  for (;;) {
+    x = Math.sqrt(x);
+    const before = z;
+    y *= 0.5;
+    z -= (1 - x) * (1 - x) * y;
+    if (z === before) return z / 3;
+  }
+}
+
+/** Ertl's improved estimate from dense registers (values 0..Q+1). */
+export function estimateRegisters(reg: Uint8Array): number {
+  const c = new Float64Array(Q + 2);
+  for (let i = 0; i < HLL_M; i++) c[reg[i]]++;
+  let z = HLL_M * tau(1 - c[Q + 1] / HLL_M);
+  for (let k = Q; k >= 1; k--) z = 0.5 * (z + c[k]);
+  z += HLL_M * sigma(c[0] / HLL_M);
+  return Math.round((HLL_M * HLL_M) / (2 * Math.LN2) / z);
 }

@@ -12,7 +12,7 @@ import type { StringTableSnapshot } from './string-table.js';
 import type { UriColumnSnapshot } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 export interface Coverage {
   /** Segment file name -> bytes covered and their fingerprint. */

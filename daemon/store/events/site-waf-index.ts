@@ -55,6 +55,7 @@ export class SiteWafIndex {
     this.group = c ? GrowableU32.from(c.group) : new GrowableU32(16);
     this.host = c ? GrowableU32.from(c.host) : new GrowableU32(16);
     this.uris = c ? UriColumn.restore(c.uris) : new UriColumn();
+    if (c) c.byIp.keys = c.byIp.keys.map((k) => tables.ips.internKey(k));
     this.byIp = new Postings(c?.byIp);
     this.byRule = new Postings(c?.byRule);
     this.byGroup = new Postings(c?.byGroup);

@@ -35,11 +35,19 @@ export class StringTable {
   /** Restores values with their stored keys (no re-parsing). */
   restore(s: StringTableSnapshot): this {
     for (let i = 0; i < s.values.length; i++) {
-      this.values.push(s.values[i]);
-      this.keys.push(s.keys[i]);
-      this.refs.set(s.values[i], i);
+      const v = s.values[i];
+      this.values.push(v);
+      // Most keys equal their value: share one string instead of keeping two copies.
+      this.keys.push(s.keys[i] === v ? v : s.keys[i]);
+      this.refs.set(v, i);
     }
     return this;
+  }
+
+  /** The table's own copy of a key (so restored structures do not keep duplicates). */
+  internKey(key: string): string {
+    const r = this.refs.get(key);
+    return r !== undefined && this.keys[r] === key ? this.keys[r] : key;
   }
 }
 

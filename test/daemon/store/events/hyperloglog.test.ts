@@ -32,6 +32,28 @@ describe('HyperLogLog', () => {
     expect(estimateRegisters(acc)).toBe(all.estimate());
   });
 
+  it('merges dense registers exactly like a per-register max', () => {
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 34;
+    const a = new HyperLogLog();
+    const b = new HyperLogLog();
+    for (let i = 0; i < 40_000; i++) a.add(`a${i}`);
+    for (let i = 0; i < 40_000; i++) b.add(`b${i}`);
+    const acc = Uint8Array.from({ length: HLL_M }, rnd);
+    const want = acc.slice();
+    const regsOf = (h: HyperLogLog) => {
+      const r = new Uint8Array(HLL_M);
+      h.mergeInto(r);
+      return r;
+    };
+    for (const h of [a, b]) {
+      const r = regsOf(h);
+      for (let i = 0; i < HLL_M; i++) want[i] = Math.max(want[i], r[i]);
+      h.mergeInto(acc);
+    }
+    expect(acc).toEqual(want);
+  });
+
   it('survives serialization in both forms', () => {
     for (const n of [0, 5, 3_000, 50_000]) {
       const h = new HyperLogLog();
