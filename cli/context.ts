@@ -21,8 +21,24 @@ export interface CaCheck {
   (path: string): Promise<string>;
 }
 
+/** Line output to a file, for reports such as `wafctl ingest --rejects FILE`. */
+export interface LineWriter {
+  write(line: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Files {
+  /** A file read as a stream of chunks; `-` is standard input. Nothing is read before iteration. */
+  read(path: string): AsyncIterable<Buffer | string>;
+  /** Creates (or truncates) a file for writing lines. */
+  create(path: string): Promise<LineWriter>;
+}
+
 export interface CommandDeps {
   io: Io;
+  files: Files;
+  /** Waits; tests pass one that returns at once and records the delays. */
+  sleep(ms: number): Promise<void>;
   version: string;
   /** The data dir used when --data-dir is absent ($WAFCTL_DATA_DIR, XDG, ~/.local/share/wafctl). */
   defaultDataDir(): string;

@@ -2,8 +2,14 @@
 // runs a command; run.ts parses and dispatches.
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
+import { registerAnalytics } from './commands/analytics/index.js';
+import { registerConnect } from './commands/connect.js';
 import { registerDaemonCommands } from './commands/daemon/index.js';
+import { registerGeoRulesCommands } from './commands/geo-rules/index.js';
+import { registerIngest } from './commands/ingest/index.js';
+import { registerIpRulesCommands } from './commands/ip-rules/index.js';
 import { registerLogin } from './commands/login.js';
+import { registerLogs } from './commands/logs/index.js';
 import { registerSiteCommands } from './commands/site/index.js';
 import { registerTokenCommands } from './commands/token/index.js';
 import type { CommandDeps } from './context.js';
@@ -39,5 +45,13 @@ export function buildProgram(deps: CommandDeps): Command {
   registerTokenCommands(program, deps);
   registerAccountCommands(program, deps);
   registerLogin(program, deps);
+  // The management API (issue 4), with the profile saved by login.
+  registerConnect(program, deps);
+  registerAnalytics(program, deps);
+  registerLogs(program, deps);
+  registerIpRulesCommands(program, deps);
+  registerGeoRulesCommands(program, deps);
+  // The ingestion API (issue 5), with an account token.
+  registerIngest(program, deps);
   return program;
 }

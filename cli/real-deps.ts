@@ -1,6 +1,8 @@
 // The real implementations behind CommandDeps: the admin socket, the daemon launcher, the profile
 // file, the HTTPS API client. main.ts builds these once per run and closes them at the end.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { ApiClient } from '../shared/api-client/index.js';
 import { defaultDataDir } from '../shared/paths.js';
@@ -21,6 +23,14 @@ export function realDeps(io: Io, version: string): RealDeps {
   const apiClients: ApiClient[] = [];
   return {
     io,
+    files: {
+      read: (path) => (path === '-' ? process.stdin : createReadStream(resolve(path))),
+      async create(path) {
+        const handle = await open(resolve(path), 'w', 0o644);
+        return { write: async (line) => void (await handle.write(line.endsWith('\n') ? line : line + '\n')), close: () => handle.close() };
+      },
+    },
+    sleep: (ms) => delay(ms).then(() => undefined),
     version,
     defaultDataDir: () => defaultDataDir(io.env as NodeJS.ProcessEnv),
     admin(dataDir) {

@@ -155,6 +155,8 @@ export interface Harness {
   daemon: FakeDaemon;
   deps: CommandDeps;
   adminDataDirs: string[];
+  files: FakeFiles;
+  sleeps: number[];
 }
 
 export function harness(env: Record<string, string> = {}, ioOptions: { isTTY?: boolean; columns?: number } = {}): Harness {
@@ -163,8 +165,12 @@ export function harness(env: Record<string, string> = {}, ioOptions: { isTTY?: b
   const admin = new FakeAdmin();
   const daemon = new FakeDaemon();
   const adminDataDirs: string[] = [];
+  const files = new FakeFiles();
+  const sleeps: number[] = [];
   const deps: CommandDeps = {
     io,
+    files,
+    sleep: async (ms) => void sleeps.push(ms),
     version: '9.9.9-test',
     defaultDataDir: () => '/default/data',
     admin: (dataDir) => {
@@ -179,5 +185,24 @@ export function harness(env: Record<string, string> = {}, ioOptions: { isTTY?: b
       return path;
     },
   };
-  return { io, admin, daemon, deps, adminDataDirs };
+  return { io, admin, daemon, deps, adminDataDirs, files, sleeps };
+}
+
+/** Files in memory: `inputs` are read by path (`-` for stdin), created files collect their lines. */
+export class FakeFiles {
+  readonly inputs = new Map<string, string>();
+  readonly created = new Map<string, string[]>();
+
+  async *read(path: string): AsyncIterable<string> {
+    const text = this.inputs.get(path);
+    if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
+    // Small chunks, so readers meet entries split across chunk boundaries.
+    for (let i = 0; i < text.length; i += 7) yield text.slice(i, i + 7);
+  }
+
+  async create(path: string) {
+    const lines: string[] = [];
+    this.created.set(path, lines);
+    return { write: async (line: string) => void lines.push(line), close: async () => undefined };
+  }
 }
