@@ -67,6 +67,7 @@ for (const [name, prefix, detect, want, verb, ref] of sets) {
 // ---- 2. time per call ----------------------------------------------------------------------
 const flat = (s) => Buffer.from(s, 'latin1').toString('latin1'); // as the engine gets values
 export const SAMPLES = {
+  'plain word 12 B': flat('session_1234'),
   'benign 30 B': flat('john.smith@example.com/profile'),
   'attack 200 B': flat(
     "1' UNION SELECT username, password FROM users WHERE id=1 AND '1'='1' -- " +

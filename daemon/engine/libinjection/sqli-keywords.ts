@@ -99,7 +99,9 @@ export function lookupTwoBytes(c0: number, c1: number): number {
  * (T-SQL) share entries, as in the reference. A number avoids building a string per check.
  */
 const fingerprintKeys = new Set<number>();
+let oneTypeFingerprints = '';
 for (const fp of FINGERPRINTS_PACKED.split('\n')) {
+  if (fp.length === 1) oneTypeFingerprints += fp;
   let key = 0;
   for (let i = 0; i < fp.length; i++) key = key * 128 + upperAscii(fp.charCodeAt(i));
   fingerprintKeys.add(key);
@@ -111,3 +113,9 @@ export function isKnownFingerprint(tokens: readonly { type: number }[], count: n
   for (let i = 0; i < count; i++) key = key * 128 + upperAscii(tokens[i].type);
   return fingerprintKeys.has(key);
 }
+
+/**
+ * True when no one-token fingerprint but "X" (an unparsable comment) is listed: then a value
+ * that tokenizes to a single word or number can never be SQLi (sqli.ts uses it as a shortcut).
+ */
+export const ONLY_EVIL_HAS_ONE_TYPE = oneTypeFingerprints.replace('X', '') === '';

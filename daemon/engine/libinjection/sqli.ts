@@ -5,7 +5,7 @@
  * false-positive checks makes it SQLi.
  */
 import { fold } from './sqli-fold.js';
-import { isKnownFingerprint } from './sqli-keywords.js';
+import { ONLY_EVIL_HAS_ONE_TYPE, isKnownFingerprint } from './sqli-keywords.js';
 import { notWhitelisted } from './sqli-not-whitelist.js';
 import {
   FLAG_QUOTE_DOUBLE, FLAG_QUOTE_NONE, FLAG_QUOTE_SINGLE, FLAG_SQL_ANSI, FLAG_SQL_MYSQL, SqliState,
@@ -64,8 +64,32 @@ function tryContext(s: string, quote: number): boolean {
   return reparseAsMysql(state) && foldAndCheck(state, s, quote | FLAG_SQL_MYSQL);
 }
 
+/** Bytes of a plain word: ASCII letters, digits, '_'. */
+const WORD_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f) WORD_BYTE[c] = 1;
+}
+
+/**
+ * A value like "john_doe", "abc123" or "12345" is one token (a word or keyword starting with a
+ * letter or '_', or a number of digits only): a one-type fingerprint, never on the list (see
+ * ONLY_EVIL_HAS_ONE_TYPE), and with no quote or comment nothing else is tried. So the answer
+ * is known without tokenizing; such values are most of what the engine sees.
+ */
+function isSingleWordOrNumber(s: string): boolean {
+  const first = s.charCodeAt(0);
+  const digitsOnly = first >= 0x30 && first <= 0x39;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0xff || WORD_BYTE[c] !== 1) return false;
+    if (digitsOnly && (c < 0x30 || c > 0x39)) return false;
+  }
+  return true;
+}
+
 export function detectSQLi(input: string): SqliResult {
   if (input.length === 0) return NOT_SQLI;
+  if (ONLY_EVIL_HAS_ONE_TYPE && isSingleWordOrNumber(input)) return NOT_SQLI;
   let hit = tryContext(input, FLAG_QUOTE_NONE) || (input.includes("'") && tryContext(input, FLAG_QUOTE_SINGLE));
   if (!hit && input.includes('"')) {
     // the double-quote context is tried with MySQL comments only, as in the reference

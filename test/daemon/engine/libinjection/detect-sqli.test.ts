@@ -5,6 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectSQLi } from '../../../../daemon/engine/libinjection/index.js';
+import { fold } from '../../../../daemon/engine/libinjection/sqli-fold.js';
+import { ONLY_EVIL_HAS_ONE_TYPE } from '../../../../daemon/engine/libinjection/sqli-keywords.js';
+import { FLAG_QUOTE_NONE, FLAG_SQL_ANSI, SqliState } from '../../../../daemon/engine/libinjection/sqli-state.js';
+import { TYPE_EVIL } from '../../../../daemon/engine/libinjection/sqli-token.js';
 
 describe('detectSQLi', () => {
   it.each([
@@ -48,6 +52,27 @@ describe('detectSQLi', () => {
     // NUL and 0xA0 are white space to the SQL tokenizer
     expect(detectSQLi("1'\x00OR\xa01=1--")).toEqual({ isSqli: true, fingerprint: 's&1c' });
     expect(() => detectSQLi('\u0100\u2028 union select')).not.toThrow();
+  });
+
+  it('answers plain words and digit strings without tokenizing, and that shortcut is exact', () => {
+    expect(ONLY_EVIL_HAS_ONE_TYPE).toBe(true);
+    // the full algorithm on such values: at most one token, never evil, no comment that would
+    // trigger the MySQL pass, no quote for the quote contexts -> never SQLi
+    const sf = new SqliState();
+    const word = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/);
+    const digits = fc.stringMatching(/^[0-9]{1,40}$/);
+    const keyword = fc.constantFrom('select', 'UNION', 'or', 'not', 'int', 'null', 'sleep', 'user', 'x', 'b', 'q', 'N', 'e', 'u', 'sp_password');
+    fc.assert(
+      fc.property(fc.oneof(word, digits, keyword), (input) => {
+        sf.init(input, FLAG_QUOTE_NONE | FLAG_SQL_ANSI);
+        const tokens = fold(sf);
+        expect(tokens).toBeLessThanOrEqual(1);
+        if (tokens === 1) expect(sf.tokenvec[0].type).not.toBe(TYPE_EVIL);
+        expect(sf.statsCommentDdx + sf.statsCommentHash).toBe(0);
+        expect(detectSQLi(input).isSqli).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('never throws; a fingerprint is set exactly when the input is SQLi; calls do not leak state', () => {
