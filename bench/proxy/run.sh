@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The edge with the WAF off vs the plain nginx proxy (and the bare undici proxy) from
 # ../../../shared/anchors/proxy: same origin (origin-nginx), same wrk mixes (get, post), interleaved rounds.
-# usage: bench/proxy/run.sh [-m throughput|latency] [-r rounds] [-d seconds] [-o out.jsonl]
+# usage: bench/proxy/run.sh [-m throughput|latency] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct]
+#   -g: before each run wait (at most GATE_MAX_WAIT s, default 120) until the machine is below that % busy.
+#   Each run records foreign_cpu_pct (CPU used by anything but the server, the origin and wrk); summarize.mjs
+#   leaves out runs above 15 % when enough undisturbed runs remain.
 # Needs nginx and wrk (apt-get install -y nginx-light wrk jq bc). Starts origin-nginx and nginx-proxy through the
 # anchors' start-anchors.sh (unless running), the edge (1 process and 2 workers) and the anchors' node-undici proxy
 # (1 and 2 workers) on 28110-28113; stops what it started, by pid.
@@ -11,9 +14,20 @@ REPO="$(cd "$HERE/../.." && pwd)"
 ANCHORS="${ANCHORS:-$(cd "$REPO/../shared/anchors/proxy" 2>/dev/null && pwd || echo /work/shared/anchors/proxy)}"
 . "$ANCHORS/lib.sh"
 
-MODE=throughput ROUNDS=3 DUR=10 OUT=""
-while getopts "m:r:d:o:" o; do case "$o" in
-  m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; *) sed -n 2,7p "$0"; exit 2;; esac; done
+MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}"
+while getopts "m:r:d:o:g:" o; do case "$o" in
+  m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; g) GATE="$OPTARG";; *) sed -n 2,10p "$0"; exit 2;; esac; done
+gate() { # waits until the machine is quiet; echoes the seconds waited
+  local waited=0 b0 st0 t0 b1 st1 t1
+  [ -n "$GATE" ] || { echo 0; return; }
+  while :; do
+    read -r b0 st0 t0 < <(sys_ticks); sleep 2; read -r b1 st1 t1 < <(sys_ticks)
+    [ $(( 100 * (b1 - b0) )) -le $(( GATE * (t1 - t0) )) ] && break
+    [ "$waited" -ge "$GATE_MAX_WAIT" ] && break
+    sleep 3; waited=$((waited + 5))
+  done
+  echo "$waited"
+}
 if [ "$MODE" = latency ]; then THREADS=1 CONNS=5; else THREADS=2 CONNS=50; fi
 OUT="${OUT:-$HERE/results/$MODE-$(date +%Y%m%d-%H%M%S).jsonl}"
 WORK="${BENCH_DIR:-/tmp/wafctl-bench-proxy}"
@@ -94,17 +108,21 @@ echo "mode=$MODE rounds=$ROUNDS ${DUR}s wrk -t$THREADS -c$CONNS, $N cells -> $OU
 for ((r = 1; r <= ROUNDS; r++)); do
   for ((i = 0; i < N; i++)); do
     IFS='|' read -r name port pid mix <<< "${CELLS[$(( (i + r - 1) % N ))]}"
+    gw=$(gate)
     s0=$(tree_ticks "$pid"); o0=$(tree_ticks "$ORIGIN_PID"); read -r b0 st0 t0 < <(sys_ticks)
-    res=$(wrk -t"$THREADS" -c"$CONNS" -d"${DUR}s" --latency -s "$(lua_for "$mix")" "http://127.0.0.1:$port/")
+    res=$(/usr/bin/time -f '%U %S' -o "$WORK/wrk-time.txt" wrk -t"$THREADS" -c"$CONNS" -d"${DUR}s" --latency -s "$(lua_for "$mix")" "http://127.0.0.1:$port/")
     read -r b1 st1 t1 < <(sys_ticks); s1=$(tree_ticks "$pid"); o1=$(tree_ticks "$ORIGIN_PID")
+    read -r wu ws < "$WORK/wrk-time.txt"; wrk_ticks=$(echo "($wu + $ws) * $TCK / 1" | bc)
     json=$(grep '^JSON:' <<< "$res" | sed 's/^JSON://') || { echo "wrk failed: $res" >&2; continue; }
     line=$(jq -c --arg mode "$MODE" --arg sc "$name" --arg mix "$mix" --argjson round "$r" \
       --argjson sut "$(( s1 - s0 ))" --argjson org "$(( o1 - o0 ))" --argjson tck "$TCK" \
       --argjson busy "$(( b1 - b0 ))" --argjson steal "$(( st1 - st0 ))" --argjson tot "$(( t1 - t0 ))" \
+      --argjson wrkt "$wrk_ticks" --argjson gw "$gw" \
       '. + {mode:$mode, scenario:$sc, mix:$mix, round:$round, sut_cpu_s:($sut/$tck), origin_cpu_s:($org/$tck),
-            sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot)}' <<< "$json")
+            wrk_cpu_s:($wrkt/$tck), gate_wait_s:$gw, sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot),
+            foreign_cpu_pct:(100*($busy - $sut - $org - $wrkt)/$tot)}' <<< "$json")
     echo "$line" >> "$OUT"
-    jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us busy \(.sys_busy_pct|floor)%"' <<< "$line" >&2
+    jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us foreign \(.foreign_cpu_pct|floor)%"' <<< "$line" >&2
   done
 done
 node "$HERE/summarize.mjs" "$OUT"

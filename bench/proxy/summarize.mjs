@@ -2,8 +2,18 @@
 // usage: node bench/proxy/summarize.mjs results/throughput-*.jsonl
 import { readFileSync } from 'node:fs';
 
-const runs = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const all = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+// Runs where other processes used more than 15 % of the machine are left out, unless that leaves
+// fewer than 2 runs of some cell (then every run is kept and the table says so).
+const MAX_FOREIGN = 15;
+const quiet = all.filter((r) => (r.foreign_cpu_pct ?? 0) <= MAX_FOREIGN);
+const cells = new Set(all.map((r) => `${r.scenario}|${r.mix}`));
+const enough = [...cells].every((c) => quiet.filter((r) => `${r.scenario}|${r.mix}` === c).length >= 2);
+const runs = enough ? quiet : all;
+console.log(enough
+  ? `runs used: ${runs.length} of ${all.length} (left out: foreign CPU > ${MAX_FOREIGN} %)`
+  : `runs used: all ${all.length} (too few had foreign CPU <= ${MAX_FOREIGN} %: figures are disturbed; median foreign CPU ${Math.round(median(all.map((r) => r.foreign_cpu_pct ?? 0)))} %)`);
+function median(xs) { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; }
 const fmt = (x, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const key = (r) => `${r.scenario}|${r.mix}`;
 const groups = new Map();

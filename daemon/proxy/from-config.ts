@@ -18,14 +18,13 @@ export function edgeConfigFromSites(sites: readonly StoredSite[]): EdgeConfigInp
 
 function siteInput(site: StoredSite): SiteInput {
   const p = site.protection;
-  const extra = site as StoredSite & { is_default?: boolean; tls?: { cert: string; key: string } | null };
   return {
     id: site.id,
     domain: site.domain,
     aliases: [...site.aliases],
     origin: site.origin,
     status: site.status,
-    isDefault: extra.is_default ?? false,
+    isDefault: site.is_default ?? false,
     ipWhitelist: site.ip_rules.whitelist.map((r) => r.ip),
     ipBlacklist: site.ip_rules.blacklist.map((r) => r.ip),
     geo: site.geo_rules ? { enabled: site.geo_rules.enabled, mode: site.geo_rules.mode, countries: [...site.geo_rules.countries] } : null,
@@ -34,6 +33,6 @@ function siteInput(site: StoredSite): SiteInput {
     bot: { enabled: p.bot.enabled, challenge: p.bot.challenge },
     blockResponse: p.block_response === 'drop' ? 'drop' : p.block_response === '404' ? 404 : 403,
     waf: { mode: p.waf.mode, paranoia: p.waf.paranoia },
-    tls: extra.tls ?? null,
+    tls: site.tls ?? null,
   };
 }

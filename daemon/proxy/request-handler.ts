@@ -83,8 +83,25 @@ export class RequestHandler {
         return;
       }
       if (o?.kind === 'interstitial') { rawPage(socket, o); return; }
-      const headers = originRequestHeaders(req.headers, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
-      forwardUpgrade(edge.site, req, headers, socket, head, this.deps.connectTimeoutMs, () => rawPage(socket, page(502, edge.requestId)));
+      const tunnel = () => {
+        const headers = originRequestHeaders(req.headers, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
+        forwardUpgrade(edge.site, req, headers, socket, head, this.deps.connectTimeoutMs, () => rawPage(socket, page(502, edge.requestId)));
+      };
+      const { site } = edge;
+      if (o?.kind === 'allow' || site.waf.mode === 'off') { tunnel(); return; }
+      // The rule groups see the upgrade request's head (there is no body).
+      const after = (v: Verdict | null) => {
+        const blocked = !!v?.block && site.waf.mode === 'on';
+        if (v) for (const m of v.matches) this.deps.sink.waf(ruleEvent(edge, m, blocked));
+        if (!blocked) { tunnel(); return; }
+        const answer = siteBlockPage(site.blockResponse, edge.requestId);
+        if (answer === 'drop') drop(socket); else rawPage(socket, answer);
+      };
+      const view = { id: site.id, domain: site.domain, mode: site.waf.mode, paranoia: site.waf.paranoia } as const;
+      try {
+        const verdict = this.deps.inspector.inspect(inspected(edge, req, view, null));
+        if (verdict instanceof Promise) verdict.then(after, () => rawPage(socket, page(502, edge.requestId))); else after(verdict);
+      } catch { rawPage(socket, page(502, edge.requestId)); }
     };
     const outcome = this.deps.pipeline.run(edge);
     if (outcome instanceof Promise) outcome.then(proceed, () => rawPage(socket, page(502, edge.requestId)));

@@ -56,7 +56,7 @@ describe('edge factory over the config store and the event store', () => {
 
   it('lets a live site take over a deleted site\'s host', () => {
     const now = new Date().toISOString();
-    const base = { account_id: 1, plan: 'free' as const, key_hash: null, key_created_at: null, created_at: now, updated_at: now,
+    const base = { account_id: 1, plan: 'free' as const, key_hash: null, key_created_at: null, created_at: now, updated_at: now, is_default: false, tls: null,
       ip_rules: { whitelist: [], blacklist: [] }, geo_rules: null, protection: store.snapshot().sites[0].protection };
     const cfg = edgeConfigFromSites([
       { ...base, id: 1, domain: 'a.test', aliases: ['b.test', 'c.test'], origin: origin.url, status: 'deleted' },

@@ -137,10 +137,10 @@ export function site(origin: Origin, extra: Partial<SiteInput> = {}): SiteInput 
 }
 
 /** A minimal WebSocket client (node:http upgrade, one masked text frame out, one frame back). */
-export function webSocketEcho(port: number, host: string, text: string): Promise<{ reply: string; upgradeHeaders: http.IncomingHttpHeaders }> {
+export function webSocketEcho(port: number, host: string, text: string, path = '/socket'): Promise<{ reply: string; upgradeHeaders: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request({
-      host: '127.0.0.1', port, path: '/socket', agent: false,
+      host: '127.0.0.1', port, path, agent: false,
       headers: { host, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
     });
     req.on('upgrade', (res, socket, head) => {

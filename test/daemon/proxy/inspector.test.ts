@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectedRequest, RequestInspector, Verdict } from '../../../daemon/proxy/inspector.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
 import type { SiteInput } from '../../../daemon/proxy/snapshot-input.js';
-import { request, site, startEdge, startOrigin, type Origin, type RunningEdge } from './helpers.js';
+import { request, site, startEdge, startOrigin, webSocketEcho, type Origin, type RunningEdge } from './helpers.js';
 
 // The seam to the WAF engine. The inspector here is a stand-in written for this test (the
 // engine has its own tests); what is proven is the edge's side: what it hands over, when it
@@ -80,6 +80,13 @@ describe('request inspector seam', () => {
     const r = await request({ port: edge.port, method: 'POST', path: '/big', body: 'x'.repeat(5000) });
     expect(r.status).toBe(413);
     expect(origin.seen.length).toBe(before);
+  });
+
+  it('inspects WebSocket upgrade requests too', async () => {
+    use({ waf: { mode: 'on', paranoia: 1 } });
+    await expect(webSocketEcho(edge.port, 'example.test', 'x', '/socket?attack=1')).rejects.toThrow('no upgrade: 403');
+    expect(edge.sink.wafEvents.at(-1)).toMatchObject({ rule_id: '942100', action: 'block' });
+    expect((await webSocketEcho(edge.port, 'example.test', 'fine')).reply).toBe('fine');
   });
 
   it('does not inspect requests from whitelisted addresses', async () => {
