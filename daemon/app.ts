@@ -33,6 +33,8 @@ export interface BuildOptions {
   flags?: Flags;
   env?: NodeJS.ProcessEnv;
   edgeFactory?: EdgeFactory;
+  /** Use the real proxy edge (see the note in daemon/README.md); default the placeholder. */
+  proxyEdge?: boolean;
   apiRoutes?: RegisterRoutes[];
   adminRoutes?: RegisterAdminRoutes[];
   now?: () => Date;
@@ -96,7 +98,8 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
 
   // The real edge (services.edgeFactory) cannot run from dist/ yet: daemon/proxy reads its scanner
   // list next to its compiled module, and the build does not copy data files. Until then: placeholder.
-  const edge: EdgeService = await (build.edgeFactory ?? createEdgePlaceholder)({ options, store, logger, tls });
+  const edgeFactory = build.edgeFactory ?? (build.proxyEdge ? services.edgeFactory : createEdgePlaceholder);
+  const edge: EdgeService = await edgeFactory({ options, store, logger, tls });
   const api: ApiServer = await createApiServer({ tls, logger, register: [...services.apiRoutes, ...(build.apiRoutes ?? [])] });
   let admin: AdminServer | null = null;
 
