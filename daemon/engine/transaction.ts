@@ -90,7 +90,7 @@ export class Transaction implements ActionContext {
   readonly scalarCache = new Map<string, VarEntry[]>();
   private readonly functionCache: Array<Map<string, string> | undefined>;
   private readonly exclusionCache = new Map<readonly KeySelector[], { source: readonly VarEntry[]; result: readonly VarEntry[] }>();
-  private readonly runtime: OperatorRuntime & { capturing: boolean; unsetCapture(index: number): void };
+  private readonly runtime: OperatorRuntime & { capturing: boolean };
   phase = 0;
 
   constructor(private readonly host: TransactionHost, request: EngineRequest) {
@@ -116,6 +116,10 @@ export class Transaction implements ActionContext {
       expandMacros: (text: string) => cachedMacro(text).expand(this),
       setCapture: (index: number, value: string) => tx.set(CAPTURE_KEYS[index] ?? String(index), value),
       unsetCapture: (index: number) => tx.delete(CAPTURE_KEYS[index] ?? String(index)),
+      setGeo: (fields: Record<string, string>) => {
+        this.geo.clear();
+        for (const [key, value] of Object.entries(fields)) this.geo.set(key, value);
+      },
     };
   }
 

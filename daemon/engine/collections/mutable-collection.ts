@@ -50,6 +50,11 @@ export class MutableCollection {
     this.snapshot = undefined;
   }
 
+  clear(): void {
+    this.vars.clear();
+    this.snapshot = undefined;
+  }
+
   expire(key: string, atMs: number): void {
     const found = this.vars.get(key.toLowerCase());
     if (found) {

@@ -7,7 +7,12 @@ const compiled = new Map<string, Macro>();
 export function cachedMacro(text: string): Macro {
   let macro = compiled.get(text);
   if (macro === undefined) {
-    macro = Macro.compile(text, { file: '<operator parameter>', line: 0 });
+    try {
+      macro = Macro.compile(text, { file: '<operator parameter>', line: 0 });
+    } catch {
+      // Never fail a request: an unknown variable in an operator's macro stays literal text.
+      macro = Macro.literal(text);
+    }
     compiled.set(text, macro);
   }
   return macro;

@@ -24,6 +24,11 @@ export class Macro {
     return this.parts.every((p) => typeof p === 'string');
   }
 
+  /** Text without macro expansion (a parameter whose macros cannot be resolved). */
+  static literal(text: string): Macro {
+    return new Macro(text, [text]);
+  }
+
   static compile(text: string, where: SourceLocation): Macro {
     const parts: MacroPart[] = [];
     let last = 0;

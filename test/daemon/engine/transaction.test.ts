@@ -131,3 +131,24 @@ SecRule ARGS "@rx x" "id:122,phase:2,deny,log"`);
     expect(tx.matches).toEqual([]);
   });
 });
+
+describe('GEO', () => {
+  it('@geoLookup fills GEO through the runtime for the chained rule', () => {
+    const registries = {
+      ...testRegistries,
+      operators: new Map([
+        ...testRegistries.operators,
+        ['geolookup', () => (input: string, runtime: { setGeo?(f: Record<string, string>): void }) => {
+          runtime.setGeo?.({ COUNTRY_CODE: input === '192.0.2.7' ? 'XX' : 'YY' });
+          return true;
+        }],
+      ]),
+    } as typeof testRegistries;
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule REMOTE_ADDR "@geoLookup" "id:1,phase:1,pass,log,chain"
+  SecRule GEO:COUNTRY_CODE "@streq XX"` }], { registries });
+    const tx = w.newTransaction(request('/'));
+    tx.processRequest();
+    expect(tx.matches.map((m) => `${m.id}:${m.matchedVarName}`)).toEqual(['1:GEO:COUNTRY_CODE']);
+  });
+});
