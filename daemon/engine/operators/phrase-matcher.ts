@@ -3,8 +3,9 @@
 // reports: the phrase that ends earliest in the input (the longest one ending there), as written
 // in the rule or data file.
 //
-// Layout: one Map from (state * 256 + byte) to the next state, and per-state child lists as linked
-// edges, so a 30 KB phrase file makes a few flat arrays rather than one Map per trie node.
+// Build: a trie (one Map from state * 256 + byte to the next state, child lists as linked edges),
+// then failure links. Search: a full DFA over byte classes (bytes that occur in no phrase share one
+// class), so each input byte costs one table read; the table holds states x classes entries.
 
 export class PhraseMatcher {
   private readonly next = new Map<number, number>();
@@ -16,10 +17,17 @@ export class PhraseMatcher {
   private fail: Int32Array = new Int32Array(1);
   private dict: Int32Array = new Int32Array(1);
   private readonly phrases: string[] = [];
+  /** Byte -> class; class 0 is every byte no phrase contains. */
+  private readonly byteClass = new Uint8Array(256);
+  private classCount = 1;
+  private delta: Uint16Array | Int32Array = new Uint16Array(1);
+  /** Phrase index reported on entering a state, or -1. */
+  private output: Int32Array = new Int32Array(1);
 
   constructor(phrases: Iterable<string>) {
     for (const phrase of phrases) this.add(phrase);
     this.link();
+    this.buildDfa();
   }
 
   get size(): number {
@@ -28,19 +36,13 @@ export class PhraseMatcher {
 
   /** The matched phrase, or null. */
   find(input: string): string | null {
-    const { next, fail, dict, phraseAt } = this;
+    const { delta, output, byteClass, classCount } = this;
     let state = 0;
     for (let i = 0; i < input.length; i++) {
-      let c = input.charCodeAt(i);
-      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-      let to = next.get(state * 256 + c);
-      while (to === undefined && state !== 0) {
-        state = fail[state];
-        to = next.get(state * 256 + c);
-      }
-      state = to ?? 0;
-      if (phraseAt[state] >= 0) return this.phrases[phraseAt[state]];
-      if (dict[state] > 0) return this.phrases[phraseAt[dict[state]]];
+      const c = input.charCodeAt(i);
+      state = delta[state * classCount + byteClass[c > 0xff ? 0 : c]];
+      const out = output[state];
+      if (out >= 0) return this.phrases[out];
     }
     return null;
   }
@@ -49,8 +51,9 @@ export class PhraseMatcher {
     if (phrase.length === 0) return;
     let state = 0;
     for (let i = 0; i < phrase.length; i++) {
-      let c = phrase.charCodeAt(i);
+      let c = phrase.charCodeAt(i) & 0xff;
       if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+      this.assignClass(c);
       let to = this.next.get(state * 256 + c);
       if (to === undefined) {
         to = this.phraseAt.length;
@@ -94,5 +97,39 @@ export class PhraseMatcher {
         queue.push(child);
       }
     }
+  }
+
+  /** Gives a byte (and its upper-case twin, since matching ignores ASCII case) its own class. */
+  private assignClass(c: number): void {
+    if (this.byteClass[c] !== 0) return;
+    const cls = this.classCount++;
+    if (cls > 255) throw new Error('phrase list uses too many distinct bytes');
+    this.byteClass[c] = cls;
+    if (c >= 0x61 && c <= 0x7a) this.byteClass[c - 0x20] = cls;
+  }
+
+  /** delta[s][a] = goto(s, a) if the trie has it, else delta[fail(s)][a] (root: stay at root). */
+  private buildDfa(): void {
+    const count = this.phraseAt.length;
+    const k = this.classCount;
+    const delta = count < 0x10000 ? new Uint16Array(count * k) : new Int32Array(count * k);
+    const output = new Int32Array(count);
+    const classOf = new Int32Array(256).fill(-1);
+    for (let b = 0; b < 256; b++) if (classOf[this.byteClass[b]] < 0) classOf[this.byteClass[b]] = b;
+    // Breadth-first, so a state's failure target is complete before the state itself.
+    const queue = [0];
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head];
+      const f = this.fail[state];
+      for (let a = 1; a < k; a++) {
+        const to = this.next.get(state * 256 + (classOf[a] >= 0x41 && classOf[a] <= 0x5a ? classOf[a] | 0x20 : classOf[a]));
+        delta[state * k + a] = to ?? (state === 0 ? 0 : delta[f * k + a]);
+      }
+      delta[state * k] = 0;
+      output[state] = this.phraseAt[state] >= 0 ? this.phraseAt[state] : this.dict[state] > 0 ? this.phraseAt[this.dict[state]] : -1;
+      for (let e = this.firstEdge[state]; e >= 0; e = this.edgeNext[e]) queue.push(this.edgeTo[e]);
+    }
+    this.delta = delta;
+    this.output = output;
   }
 }
