@@ -48,6 +48,11 @@ describe('detectXSS', () => {
     expect(detectXSS(input)).toBe(false);
   });
 
+  it('does not throw on chars above 0xFF (outside the byte-string contract)', () => {
+    expect(() => detectXSS('<a \u0100href="&#x6A;\u2028avascript:x" on\u0131oad=1>')).not.toThrow();
+    expect(detectXSS('<scr\u0100ipt>')).toBe(false);
+  });
+
   it("flags nothing without '<' or '=' in any of the five contexts (the shortcut is exact)", () => {
     const noTagNoEquals = fc
       .array(fc.constantFrom('>', '/', '!', '--', '?', '%', '"', "'", '`', ' ', '\x00', '\xff', 'a', 'on', 'onload', 'href', 'style', 'script', '&#', 'x6A;', 'javascript:', 'DOCTYPE'), { maxLength: 24 })
