@@ -18,6 +18,9 @@ export interface FeedSourceOptions {
   signal?: AbortSignal;
   /** A label for a Readable source in the metadata (default `stream`). */
   label?: string;
+  /** Conditional GET validators from the previous download of the same URL (refresh). */
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
 }
 
 export interface OpenedFeed {
@@ -27,11 +30,14 @@ export interface OpenedFeed {
   /** What the URL path says (`/v3/vulnerabilities/scanner`); null parts are decided from the records. */
   apiHint: FeedApi;
   feedHint: FeedKind | null;
+  /** The response's validators, kept for the next conditional refresh (URL sources only). */
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export async function openFeed(input: FeedSourceInput, opts: FeedSourceOptions = {}): Promise<OpenedFeed> {
   if (input instanceof Readable) {
-    return { stream: input, source: opts.label ?? 'stream', kind: 'stream', apiHint: 'unknown', feedHint: null };
+    return { stream: input, source: opts.label ?? 'stream', kind: 'stream', apiHint: 'unknown', feedHint: null, etag: null, lastModified: null };
   }
   if (input instanceof URL || /^https?:\/\//i.test(input)) return openUrl(new URL(input), opts);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
@@ -54,6 +60,8 @@ async function openFile(path: string): Promise<OpenedFeed> {
     source: path,
     kind: 'file',
     ...hintsFromPath(path),
+    etag: null,
+    lastModified: null,
   };
 }
 
@@ -63,6 +71,8 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  if (opts.ifNoneMatch) headers['if-none-match'] = opts.ifNoneMatch;
+  if (opts.ifModifiedSince) headers['if-modified-since'] = opts.ifModifiedSince;
   const label = redact(url);
   let response;
   try {
@@ -70,6 +80,10 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
   } catch (err) {
     const cause = (err as { cause?: Error }).cause?.message;
     throw new VulnDbError('fetch_failed', `cannot fetch ${label}: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
+  }
+  if (response.status === 304) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new VulnDbError('not_modified', `${label} has not changed since the last import`);
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel().catch(() => undefined);
@@ -81,6 +95,8 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
     source: label,
     kind: 'url',
     ...hintsFromPath(url.pathname),
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
   };
 }
 
@@ -102,4 +118,8 @@ function hintsFromPath(path: string): { apiHint: FeedApi; feedHint: FeedKind | n
 /** A URL for metadata and messages: no user info, no query (keys sometimes travel there). */
 function redact(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+export function redactUrl(url: string): string {
+  return redact(new URL(url));
 }

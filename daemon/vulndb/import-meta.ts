@@ -29,6 +29,9 @@ export interface ImportMeta {
   sha256: string;
   bytes: number;
   duration_ms: number;
+  /** HTTP validators of a URL import, sent back by the refresher (conditional GET); null otherwise. */
+  etag: string | null;
+  last_modified: string | null;
   /** The `defiant` copyright block of the most recently updated record, or null if none had one. */
   defiant: CopyrightHolder | null;
 }

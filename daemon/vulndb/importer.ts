@@ -97,6 +97,8 @@ export async function buildGeneration(dbDir: string, feed: OpenedFeed, opts: Imp
       bytes,
       duration_ms: Math.round(performance.now() - started),
       defiant: defiant.value,
+      etag: feed.etag,
+      last_modified: feed.lastModified,
     };
     await writeFileSynced(join(importDir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
     return { importDir, meta, skippedSample };

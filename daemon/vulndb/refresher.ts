@@ -4,6 +4,8 @@
 
 import type { RefreshStatus, VulnDbImportResult } from '../../shared/schemas/vulndb.js';
 import type { VulnImportOptions } from './vulndb.js';
+import { VulnDbError } from './vulndb-error.js';
+import { redactUrl } from './feed-source.js';
 
 export interface RefreshOptions {
   url: string;
@@ -12,9 +14,11 @@ export interface RefreshOptions {
   initialDelayMs?: number;
   /** Bearer key for the v3 feed. */
   apiKey?: string;
-  /** Called after every attempt (for the daemon log). */
-  onResult?: (result: { ok: true; result: VulnDbImportResult } | { ok: false; error: Error }) => void;
+  /** Called after every attempt (for the daemon log); `result` is null when the feed was unchanged. */
+  onResult?: (result: { ok: true; result: VulnDbImportResult | null } | { ok: false; error: Error }) => void;
   runImport: (url: string, opts: VulnImportOptions) => Promise<VulnDbImportResult>;
+  /** The validators of the live database when it came from this URL (conditional GET). */
+  validators?: () => { ifNoneMatch?: string; ifModifiedSince?: string };
 }
 
 export const MIN_REFRESH_INTERVAL_MS = 1000;
@@ -27,6 +31,7 @@ export class Refresher {
   private lastAttemptAt: string | null = null;
   private lastSuccessAt: string | null = null;
   private lastError: string | null = null;
+  private lastResult: RefreshStatus['last_result'] = null;
   private nextAt: number | null = null;
 
   constructor(private readonly opts: RefreshOptions) {
@@ -59,13 +64,20 @@ export class Refresher {
 
   status(): RefreshStatus {
     return {
-      url: redact(this.opts.url),
+      url: redactUrl(this.opts.url),
       interval_s: Math.round(this.opts.intervalMs / 1000),
       last_attempt_at: this.lastAttemptAt,
       last_success_at: this.lastSuccessAt,
       last_error: this.lastError,
+      last_result: this.lastResult,
       next_at: this.nextAt === null ? null : new Date(this.nextAt).toISOString(),
     };
+  }
+
+  private succeeded(result: 'imported' | 'not_modified'): void {
+    this.lastSuccessAt = new Date().toISOString();
+    this.lastError = null;
+    this.lastResult = result;
   }
 
   private schedule(delayMs: number): void {
@@ -82,21 +94,22 @@ export class Refresher {
     this.lastAttemptAt = new Date().toISOString();
     this.controller = new AbortController();
     try {
-      const result = await this.opts.runImport(this.opts.url, { apiKey: this.opts.apiKey, signal: this.controller.signal });
-      this.lastSuccessAt = new Date().toISOString();
-      this.lastError = null;
+      const validators = this.opts.validators?.() ?? {};
+      const result = await this.opts.runImport(this.opts.url, { apiKey: this.opts.apiKey, signal: this.controller.signal, ...validators });
+      this.succeeded('imported');
       this.opts.onResult?.({ ok: true, result });
     } catch (err) {
+      if (err instanceof VulnDbError && err.code === 'not_modified') {
+        this.succeeded('not_modified');
+        this.opts.onResult?.({ ok: true, result: null });
+        return;
+      }
       const error = err instanceof Error ? err : new Error(String(err));
       this.lastError = error.message;
+      this.lastResult = 'failed';
       this.opts.onResult?.({ ok: false, error });
     } finally {
       this.controller = null;
     }
   }
-}
-
-function redact(url: string): string {
-  const u = new URL(url);
-  return `${u.protocol}//${u.host}${u.pathname}`;
 }

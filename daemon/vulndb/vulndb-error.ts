@@ -20,6 +20,8 @@ export type VulnDbErrorCode =
   | 'import_in_progress'
   /** The import was aborted by its signal. */
   | 'aborted'
+  /** A conditional refresh found the feed unchanged (HTTP 304): nothing to import. */
+  | 'not_modified'
   /** This VulnDb was opened read-only (a worker beside the importing process). */
   | 'read_only';
 

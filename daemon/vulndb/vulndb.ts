@@ -12,7 +12,7 @@ import {
 import { describeIssues } from '../../shared/schemas/issues.js';
 import { WafctlError } from '../../shared/errors.js';
 import { checkRequest } from './check.js';
-import { openFeed, type FeedSourceInput, type FeedSourceOptions } from './feed-source.js';
+import { openFeed, redactUrl, type FeedSourceInput, type FeedSourceOptions } from './feed-source.js';
 import { currentGeneration, publishGeneration, removeStale } from './generation-store.js';
 import { buildGeneration, type ImportOptions } from './importer.js';
 import { LoadedGeneration } from './loaded-generation.js';
@@ -133,7 +133,17 @@ export class VulnDb {
   /** Refreshes from a URL every `intervalMs` (first run after `initialDelayMs`); replaces any running refresher. */
   startRefresh(opts: Omit<RefreshOptions, 'runImport'>): void {
     this.refresher?.stop();
-    this.refresher = new Refresher({ ...opts, runImport: (url, o) => this.import(url, o) });
+    const redacted = redactUrl(opts.url);
+    this.refresher = new Refresher({
+      ...opts,
+      runImport: (url, o) => this.import(url, o),
+      // Conditional GET only when the live database came from this same URL.
+      validators: () => {
+        const meta = this.live?.meta;
+        if (meta === undefined || meta.source !== redacted) return {};
+        return { ifNoneMatch: meta.etag ?? undefined, ifModifiedSince: meta.last_modified ?? undefined };
+      },
+    });
     this.refresher.start();
   }
 

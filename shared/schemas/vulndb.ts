@@ -144,6 +144,8 @@ export const RefreshStatusSchema = z.object({
   last_attempt_at: z.string().nullable(),
   last_success_at: z.string().nullable(),
   last_error: z.string().nullable(),
+  /** What the last attempt did: imported a new feed, found it unchanged (HTTP 304), or failed. */
+  last_result: z.enum(['imported', 'not_modified', 'failed']).nullable(),
   next_at: z.string().nullable(),
 });
 export type RefreshStatus = z.infer<typeof RefreshStatusSchema>;
@@ -168,6 +170,9 @@ export const VulnDbStatusSchema = z.discriminatedUnion('loaded', [
     sha256: z.string(),
     bytes: Count,
     duration_ms: Count,
+    /** HTTP validators of a URL import (for conditional refresh); older generations lack them. */
+    etag: z.string().nullable().optional(),
+    last_modified: z.string().nullable().optional(),
     refresh: RefreshStatusSchema.optional(),
   }),
 ]);

@@ -15,6 +15,8 @@ let base: string;
 let feed: Buffer;
 const seen: { url: string; authorization?: string }[] = [];
 let serveCount = 0;
+let etag = 'v1';
+const conditional: (string | string[] | undefined)[] = [];
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
@@ -29,6 +31,13 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     // Several writes: the client sees a body in pieces, as from a real download.
     for (let i = 0; i < feed.length; i += 16384) res.write(feed.subarray(i, i + 16384));
     res.end();
+  } else if (path === '/etag/v2/vulnerabilities/production') {
+    conditional.push(req.headers['if-none-match']);
+    if (req.headers['if-none-match'] === `"${etag}"`) {
+      res.writeHead(304).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', etag: `"${etag}"`, 'last-modified': 'Sun, 22 Nov 2026 04:00:00 GMT' }).end(feed);
   } else if (path === '/api/intelligence/v2/vulnerabilities/scanner') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
   } else if (path === '/cut') {
@@ -139,6 +148,31 @@ describe('VulnDb refresher', () => {
       expect(status.refresh.next_at).not.toBeNull();
       const { refresh: _r, ...rest } = status;
       expect(rest).toEqual(before);
+      db.close();
+    });
+  });
+
+  it('refreshes conditionally: an unchanged feed (304) keeps the database without downloading it', async () => {
+    await withTempDir(async (dir) => {
+      const db = await VulnDb.open(join(dir, 'vulndb'));
+      const url = `${base}/etag/v2/vulnerabilities/production`;
+      const first = await db.import(url);
+      expect(first.status).toMatchObject({ etag: '"v1"', last_modified: 'Sun, 22 Nov 2026 04:00:00 GMT' });
+      const results: (boolean | null)[] = [];
+      db.startRefresh({ url, intervalMs: 60_000, onResult: (r) => results.push(r.ok ? r.result !== null : null) });
+      await db.refreshNow();
+      expect(conditional.at(-1)).toBe('"v1"');
+      expect(results).toEqual([false]); // ok, nothing imported
+      const status = VulnDbStatusSchema.parse(db.status());
+      expect(status).toMatchObject({ imported_at: first.status.loaded && first.status.imported_at, refresh: { last_result: 'not_modified', last_error: null } });
+      etag = 'v2';
+      await db.refreshNow();
+      expect(results).toEqual([false, true]);
+      expect(db.status()).toMatchObject({ etag: '"v2"', refresh: { last_result: 'imported' } });
+      // An explicit import is never conditional.
+      conditional.length = 0;
+      await db.import(url);
+      expect(conditional).toEqual([undefined]);
       db.close();
     });
   });
