@@ -5,7 +5,12 @@ import type { Transformation } from './types.js';
 import { toLower } from './c-ctype.js';
 import { fromCodes } from './byte-string.js';
 
+// Anything cmdLine would change: a deleted or separator byte, an upper-case letter, a NUL, or a
+// space that is doubled or stands before '/' or '('.
+const WORK = /[\x00"'\\^,;\t\r\nA-Z]| [ /(]/;
+
 export const cmdLine: Transformation = (input) => {
+  if (!WORK.test(input)) return input;
   const out = new Uint8Array(input.length);
   let d = 0;
   let space = false;

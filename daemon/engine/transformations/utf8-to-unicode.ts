@@ -5,11 +5,13 @@
 // stray bytes 80-BF and F8-FF pass through; NULs are dropped.
 import type { Transformation } from './types.js';
 
+const WORK = /[\x00\x80-\xff]/;
+
 export const utf8toUnicode: Transformation = (input) => {
-  let i = 0;
+  const first = input.search(WORK);
+  if (first < 0) return input;
+  let i = first;
   const n = input.length;
-  while (i < n && input.charCodeAt(i) < 0x80 && input.charCodeAt(i) !== 0) i++;
-  if (i === n) return input;
   const parts: string[] = [input.slice(0, i)];
   const at = (k: number) => (k < n ? input.charCodeAt(k) : 0);
   const cont = (k: number) => (at(k) & 0xc0) === 0x80;
