@@ -12,7 +12,6 @@ import { managementApiPlugin } from './api/v1/plugin.js';
 import type { EdgeFactory } from './edge-service.js';
 import { ingestPlugin, type IngestDependencies } from './ingest/plugin.js';
 import type { DaemonOptions } from './options/option-table.js';
-import { createProxyEdgeFactory } from './proxy/edge-factory.js';
 import type { ConfigSnapshot, ConfigStore } from './store/config/config-store.js';
 import { findSite } from './store/config/sites.js';
 import { tokenForBearer, touchToken } from './store/config/tokens.js';
@@ -95,6 +94,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     storeWaf: async (entries) => { await eventStore.appendWafEvents(entries); },
     storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
     counter: apiCounter,
+    requestsPerMinute: options.ingestRateLimit,
     now: () => now().getTime(),
   };
 
@@ -103,12 +103,18 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     async (app: FastifyInstance) => { await app.register(ingestPlugin, { deps: ingest }); },
   ];
 
-  const edgeFactory = createProxyEdgeFactory({
-    eventStore,
-    counters: new MemoryCounterStore(),
-    trustedProxies: options.trustedProxies,
-    challengeSecret: await challengeSecret(paths.challengeKey),
-  });
+  // Loaded on demand: the proxy and its checks take about a second to import, a cost the daemon
+  // should not pay while it runs the placeholder edge.
+  const edgeFactory: EdgeFactory = async (edgeContext) => {
+    const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
+    const factory = createProxyEdgeFactory({
+      eventStore,
+      counters: new MemoryCounterStore(),
+      trustedProxies: options.trustedProxies,
+      challengeSecret: await challengeSecret(paths.challengeKey),
+    });
+    return factory(edgeContext);
+  };
 
   return {
     eventStore,
