@@ -25,12 +25,19 @@ export const RESTART = 0;
 export const TRY_THREE = 1;
 export const STOP = 2;
 
-const MERGEABLE = new Set([TYPE_KEYWORD, TYPE_BAREWORD, TYPE_OPERATOR, TYPE_UNION, TYPE_FUNCTION, TYPE_EXPRESSION, TYPE_TSQL, TYPE_SQLTYPE]);
+/** Membership tables over token types (char codes < 128): a load-time Set, an indexed read per check. */
+function typeTable(...types: number[]): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const t of types) table[t] = 1;
+  return table;
+}
+
+const MERGEABLE = typeTable(TYPE_KEYWORD, TYPE_BAREWORD, TYPE_OPERATOR, TYPE_UNION, TYPE_FUNCTION, TYPE_EXPRESSION, TYPE_TSQL, TYPE_SQLTYPE);
 
 /** "UNION" + "ALL" -> "UNION ALL" when the pair is itself a keyword; a gets its type. */
 function mergeWords(a: Token, b: Token): boolean {
-  if (!MERGEABLE.has(a.type)) return false;
-  if (!MERGEABLE.has(b.type) && b.type !== TYPE_LOGIC_OPERATOR) return false;
+  if (MERGEABLE[a.type] !== 1) return false;
+  if (MERGEABLE[b.type] !== 1 && b.type !== TYPE_LOGIC_OPERATOR) return false;
   if (a.len + b.len + 1 > TOKEN_VALUE_MAX) return false;
   const type = lookupPhrase(a, b);
   if (type === 0) return false;
@@ -50,7 +57,7 @@ function isFunctionIfCalled(t: Token): boolean {
   return false;
 }
 
-const SQLTYPE_OPERANDS = new Set([TYPE_BAREWORD, TYPE_NUMBER, TYPE_SQLTYPE, TYPE_LEFTPARENS, TYPE_FUNCTION, TYPE_VARIABLE, TYPE_STRING]);
+const SQLTYPE_OPERANDS = typeTable(TYPE_BAREWORD, TYPE_NUMBER, TYPE_SQLTYPE, TYPE_LEFTPARENS, TYPE_FUNCTION, TYPE_VARIABLE, TYPE_STRING);
 
 /** strchr(val, '_'): the C string ends at the first NUL. */
 function hasUnderscore(t: Token): boolean {
@@ -110,7 +117,7 @@ export function foldTwo(sf: SqliState, cur: FoldCursor): number {
     if (b.type === TYPE_LEFTPARENS) a.type = TYPE_FUNCTION; // "= LIKE(1, 2)"
     return TRY_THREE;
   }
-  if (a.type === TYPE_SQLTYPE && SQLTYPE_OPERANDS.has(b.type)) {
+  if (a.type === TYPE_SQLTYPE && SQLTYPE_OPERANDS[b.type] === 1) {
     a.copyFrom(b);
     cur.pos -= 1;
     sf.statsFolds += 1;
