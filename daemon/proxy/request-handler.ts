@@ -119,7 +119,7 @@ export class RequestHandler {
     }
     const peer = parseIp(req.socket.remoteAddress ?? '') ?? UNKNOWN_PEER;
     const client = this.deps.clientIps.resolve(peer, req.headers['x-forwarded-for']);
-    const uri = req.url ?? '/';
+    const uri = originForm(req.url ?? '/');
     const h = req.headers;
     const edge: EdgeRequest = {
       requestId, receivedAt: Date.now(), method: req.method ?? 'GET', uri, path: normalizePath(uri),
@@ -198,6 +198,14 @@ export class RequestHandler {
     console.error(`edge: request ${edge.requestId} failed:`, err);
     if (!res.headersSent) sendPage(res, page(502, edge.requestId)); else res.destroy();
   }
+}
+
+/** An absolute-form target ("http://host/path?q", RFC 9112 3.2.2) as the origin-form the origin expects. */
+function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47 /* / */) return target;
+  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  if (!m) return target;
+  return m[1].startsWith('/') ? m[1] : `/${m[1]}`;
 }
 
 function hasBody(req: IncomingMessage): boolean {

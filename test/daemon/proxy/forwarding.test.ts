@@ -79,6 +79,19 @@ describe('edge forwarding (real origin, real sockets)', () => {
     } finally { await trusting.close(); }
   });
 
+  it('forwards an absolute-form request target as origin-form', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const s = net.connect(edge.port, '127.0.0.1', () => s.write('GET http://example.test/abs?x=1 HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      s.on('data', (c) => (text += c));
+      s.on('end', () => resolve(text));
+      s.on('error', reject);
+    });
+    expect(raw.startsWith('HTTP/1.1 200')).toBe(true);
+    // The body may come chunked: take the JSON object out of it.
+    expect(JSON.parse(/\{.*\}/s.exec(raw)![0]).url).toBe('/abs?x=1');
+  });
+
   it('serves an IPv6 client over ::1', async () => {
     const r = await request({ port: edge.port, address: '::1', path: '/v6' });
     expect(r.status).toBe(200);
