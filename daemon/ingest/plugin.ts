@@ -29,6 +29,8 @@ export interface IngestDependencies {
   storeAccess(entries: StoredAccessInput[]): Promise<void>;
   counter: WindowCounter;
   now(): number;
+  /** Requests per minute per token and endpoint; the spec's 100 unless the operator set another. */
+  requestsPerMinute?: number;
 }
 
 interface Endpoint<In extends { host: string }, Stored> {
@@ -108,7 +110,8 @@ function admit(
   const caller = deps.authenticate(match[1]);
   if (caller === null) return void fail(reply, 401, 'Unauthorized', ['invalid or revoked token, or API access is disabled']);
 
-  const decision = decide(deps.counter, `ingest:${kind}:${caller.tokenId}`, INGEST_REQUESTS_PER_MINUTE, deps.now());
+  const limit = deps.requestsPerMinute ?? INGEST_REQUESTS_PER_MINUTE;
+  const decision = decide(deps.counter, `ingest:${kind}:${caller.tokenId}`, limit, deps.now());
   reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     reply.header('retry-after', String(decision.retryAfterSeconds));
