@@ -29,6 +29,8 @@ export interface RollupSnapshotSite {
 
 export class AccessRollups {
   private readonly sites = new Map<number, SiteRollups>();
+  /** Highest entry id added (kept in the snapshot: the id sequence must stay above it). */
+  maxId = 0;
   private readonly isoHours = new Map<number, string>();
 
   /** ISO 8601 start of an hour, cached: every answer repeats the same few thousand hours. */
@@ -42,7 +44,8 @@ export class AccessRollups {
   };
 
   /** One access entry: `timestamp` in seconds (spec 2.9). */
-  add(siteId: number, timestampS: number, clientIp: string, blocked: boolean): void {
+  add(siteId: number, timestampS: number, clientIp: string, blocked: boolean, id = 0): void {
+    if (id > this.maxId) this.maxId = id;
     let s = this.sites.get(siteId);
     if (!s) this.sites.set(siteId, (s = new SiteRollups()));
     const hour = Math.floor(timestampS / 3600);

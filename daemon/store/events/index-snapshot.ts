@@ -101,12 +101,13 @@ export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverag
 interface AccessMeta {
   version: number;
   coverage: Coverage;
+  maxId?: number;
   sites: { site: number; hours: number }[];
 }
 
-export function writeAccessSnapshot(file: string, sites: readonly RollupSnapshotSite[], coverage: Coverage): Promise<number> {
+export function writeAccessSnapshot(file: string, sites: readonly RollupSnapshotSite[], coverage: Coverage, maxId: number): Promise<number> {
   const w = new SnapshotWriter();
-  const meta: AccessMeta = { version: SNAPSHOT_VERSION, coverage, sites: [] };
+  const meta: AccessMeta = { version: SNAPSHOT_VERSION, coverage, maxId, sites: [] };
   for (const s of sites) {
     meta.sites.push({ site: s.site, hours: s.hours.length });
     const p = `s${s.site}.`;
@@ -121,7 +122,7 @@ export function writeAccessSnapshot(file: string, sites: readonly RollupSnapshot
   return w.write(file);
 }
 
-export function readAccessSnapshot(file: string): { sites: RollupSnapshotSite[]; coverage: Coverage } | null {
+export function readAccessSnapshot(file: string): { sites: RollupSnapshotSite[]; coverage: Coverage; maxId: number } | null {
   const r = SnapshotReader.open(file);
   if (!r) return null;
   try {
@@ -139,7 +140,7 @@ export function readAccessSnapshot(file: string): { sites: RollupSnapshotSite[];
         daySketches: readSketches(r, p + 'day'),
       };
     });
-    return { sites, coverage: meta.coverage };
+    return { sites, coverage: meta.coverage, maxId: meta.maxId ?? 0 };
   } finally {
     r.close();
   }

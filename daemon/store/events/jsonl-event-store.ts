@@ -111,8 +111,8 @@ export class JsonlEventStore implements EventStore {
   }
 
   appendAccessEntries(entries: readonly NewAccessEntry[]): Promise<number[]> {
-    return this.append('access', entries, checkAccessEntry, accessLine, (e) => e.timestamp * 1000, (_id, e) => {
-      this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e));
+    return this.append('access', entries, checkAccessEntry, accessLine, (e) => e.timestamp * 1000, (id, e) => {
+      this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e), id);
     });
   }
 
@@ -179,9 +179,11 @@ export class JsonlEventStore implements EventStore {
       const report = await dropOldSegments(this.opts.dir, this.files, dayOfMs(now) - this.opts.retentionDays, this.opts.logger);
       if (report.deleted.length === 0) return report;
       const keep = (d: number): boolean => d >= dayOfMs(now) - this.opts.retentionDays;
-      if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.rebuilt(keep, []);
+      if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.filtered(keep);
       this.rollups.keepDays(keep);
       this.dirty = true;
+      // A snapshot that still lists the deleted segments would cost the next start a rebuild.
+      void this.snapshot();
       return report;
     });
   }
@@ -206,11 +208,12 @@ export class JsonlEventStore implements EventStore {
     try {
       const waf = this.wafIndex.snapshot();
       const access = this.rollups.snapshot();
+      const accessMaxId = this.rollups.maxId;
       const wafCov = coverage('waf');
       const accessCov = coverage('access');
       job = (async () => {
         await writeWafSnapshot(snapshotPath(this.indexDir, 'waf'), waf, wafCov);
-        await writeAccessSnapshot(snapshotPath(this.indexDir, 'access'), access, accessCov);
+        await writeAccessSnapshot(snapshotPath(this.indexDir, 'access'), access, accessCov, accessMaxId);
       })();
     } catch (err) {
       job = Promise.reject(err);

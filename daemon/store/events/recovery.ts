@@ -117,7 +117,7 @@ export function recoverWaf(dir: string, indexDir: string, logger: EventLogger): 
   report.usedSnapshot = loaded !== null;
   const p = plan(dir, 'waf', loaded?.coverage ?? null, logger, report);
   let index = loaded ? WafIndex.restore(loaded.snap) : new WafIndex();
-  if (p.dropDays.size) index = index.rebuilt((d) => !p.dropDays.has(d), []);
+  if (p.dropDays.size) index = index.filtered((d) => !p.dropDays.has(d));
   // Whole segments stream straight into the index while ids keep rising (the usual case:
   // days were filled in order); tails (few) are sorted first; anything out of order is
   // merged in by one rebuild at the end.
@@ -147,13 +147,13 @@ export function recoverAccess(
   const p = plan(dir, 'access', loaded?.coverage ?? null, logger, report);
   const rollups = loaded ? AccessRollups.restore(loaded.sites) : new AccessRollups();
   if (p.dropDays.size) rollups.keepDays((d) => !p.dropDays.has(d));
-  let maxId = 0;
+  if (loaded) rollups.maxId = loaded.maxId;
   const onEntry = (v: unknown): void => {
     const e = v as AccessRollupEntry;
-    rollups.add(e.site_id, e.timestamp, e.client_ip, e.blocked);
-    if (e.id > maxId) maxId = e.id;
+    rollups.add(e.site_id, e.timestamp, e.client_ip, e.blocked, e.id);
   };
   readAll(dir, p, accessEntryProblem, onEntry, logger, report);
+  const maxId = rollups.maxId;
   report.maxId = maxId;
   return { rollups, sizes: p.sizes, report, maxId };
 }

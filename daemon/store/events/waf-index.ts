@@ -102,6 +102,33 @@ export class WafIndex {
   }
 
   /**
+   * A new index without the entries whose UTC day fails `keepDay` (retention, a segment gone
+   * at open). Site by site in position order, so nothing is sorted and no entry objects pile
+   * up: the transient cost is the new columns.
+   */
+  filtered(keepDay: (day: number) => boolean): WafIndex {
+    const next = new WafIndex();
+    const t = this.tables;
+    for (const [siteId, s] of this.sites) {
+      for (let p = 0; p < s.length; p++) {
+        const ts = s.ts.get(p);
+        if (!keepDay(dayOfMs(ts))) continue;
+        next.addWithId(s.ids.get(p), {
+          site_id: siteId,
+          timestamp_ms: ts,
+          client_ip: t.ips.values[s.ip.get(p)],
+          uri: s.uris.get(p),
+          rule_id: t.rules.values[s.rule.get(p)],
+          group: t.groups.values[s.group.get(p)],
+          host: t.hosts.values[s.host.get(p)],
+        });
+      }
+    }
+    next.maxId = Math.max(next.maxId, this.maxId);
+    return next;
+  }
+
+  /**
    * A new index with the entries whose UTC day passes `keepDay`, plus `extra` entries, in id
    * order. Used when whole days leave (retention, a segment gone or re-read at open).
    */

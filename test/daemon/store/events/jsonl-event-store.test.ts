@@ -117,6 +117,20 @@ describe('ids', () => {
     expect(c[0]).toBeGreaterThan(b[0]);
     await s3.close();
   });
+
+  it('stay above every stored id when the reservation file is lost', async () => {
+    const dir = tempDir();
+    const s1 = await openJsonlEventStore({ dir, clock: () => NOW, logger: memoryLogger(), retentionEveryMs: 0 });
+    await s1.appendWafEvents([wafEvent()]);
+    const access = await s1.appendAccessEntries([accessEntry(), accessEntry()]);
+    await s1.close();
+    fs.rmSync(path.join(dir, 'index', 'id-reserved'));
+    const s2 = await openJsonlEventStore({ dir, clock: () => NOW, logger: memoryLogger(), retentionEveryMs: 0 });
+    expect(s2.openReport.access.usedSnapshot).toBe(true);
+    const [next] = await s2.appendWafEvents([wafEvent()]);
+    expect(next).toBeGreaterThan(access[1]);
+    await s2.close();
+  });
 });
 
 describe('audit log', () => {
