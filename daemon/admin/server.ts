@@ -1,4 +1,6 @@
-import { chmod, lstat, unlink } from 'node:fs/promises';
+import { chmod, lstat, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { installEnvelope } from '../api/envelope.js';
@@ -49,29 +51,56 @@ export async function createAdminServer(options: {
   accountRoutes(app, options.deps);
   for (const register of options.register ?? []) await register(app);
   await app.ready();
+  let listening = false;
 
   return {
     app,
     async listen() {
+      const dir = dirname(socketPath);
+      if (!(await stat(dir).then((info) => info.isDirectory(), () => false))) {
+        throw new AdminSocketError(`admin socket ${socketPath} cannot be created: ${dir} is not a directory`);
+      }
       await removeStaleSocket(socketPath);
-      await app.listen({ path: socketPath });
+      try {
+        await app.listen({ path: socketPath });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new AdminSocketError(`admin socket ${socketPath} cannot be created: ${code === 'EACCES' ? 'permission denied' : code ?? (error as Error).message}`);
+      }
+      listening = true;
       await chmod(socketPath, 0o600);
     },
     async close() {
       await app.close(); // fastify removes the socket file when it closes a path listener
-      await unlink(socketPath).catch(() => undefined);
+      // Only our own socket: after a failed listen the path may be another daemon's.
+      if (listening) await unlink(socketPath).catch(() => undefined);
     },
   };
 }
 
-// Only reached while holding the data-dir lock, so a socket file left here belongs to a daemon that
-// died; a non-socket at that path is someone else's file and is not touched.
+// Reached while holding the data-dir lock, so a socket file left here normally belongs to a daemon
+// that died. But --admin-socket can point outside the data dir, at a path another daemon (another
+// data dir) listens on: a socket that still answers is never removed. A non-socket is not touched.
 async function removeStaleSocket(path: string): Promise<void> {
+  let info;
   try {
-    const info = await lstat(path);
-    if (!info.isSocket()) throw new AdminSocketError(`admin socket path ${path} exists and is not a socket; move it away`);
-    await unlink(path);
+    info = await lstat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
+  if (!info.isSocket()) throw new AdminSocketError(`admin socket path ${path} exists and is not a socket; move it away`);
+  if (await answers(path)) throw new AdminSocketError(`admin socket ${path} is in use by another running daemon (choose another with --admin-socket)`);
+  await unlink(path);
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ path });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

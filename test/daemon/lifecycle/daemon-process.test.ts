@@ -84,6 +84,17 @@ describe('the daemon as a real process', { timeout: 90_000 }, () => {
     }
   });
 
+  it('never removes the live admin socket of a daemon on another data dir', async () => {
+    const first = await harness.start(await harness.tempDir());
+    if (!first.ok) throw new Error(first.reason);
+    const dir = await harness.tempDir();
+    const second = await harness.start(dir, ['--admin-socket', first.status.admin_socket]);
+    expect(second).toEqual({ ok: false, reason: `admin socket ${first.status.admin_socket} is in use by another running daemon (choose another with --admin-socket)` });
+    expect(await readDaemonStatus(first.status.admin_socket)).toMatchObject({ pid: first.status.pid });
+    const missing = await harness.start(dir, ['--admin-socket', join(dir, 'no', 'such', 'dir.sock')]);
+    expect(missing).toEqual({ ok: false, reason: `admin socket ${join(dir, 'no', 'such', 'dir.sock')} cannot be created: ${join(dir, 'no', 'such')} is not a directory` });
+  });
+
   it('refuses a corrupt config.json, naming it, and never overwrites it', async () => {
     const dir = await harness.tempDir();
     await writeFile(join(dir, 'config.json'), '{"schema_version": 1, "sites": [');
