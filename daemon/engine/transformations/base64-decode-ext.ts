@@ -2,13 +2,13 @@
 // padding anywhere, but yields nothing when a lone '=' follows exactly one character of a quantum.
 // Stops at NUL (C string).
 import type { Transformation } from './types.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 const REVERSE = new Int8Array(256).fill(-2);
 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((ch, i) => { REVERSE[ch.charCodeAt(0)] = i; });
 
 export const base64DecodeExt: Transformation = (input) => {
-  const out = new Uint8Array(input.length);
+  const out = scratch(input.length);
   let i = 0, j = 0;
   for (let k = 0; k < input.length; k++) {
     const ch = input.charCodeAt(k);

@@ -1,8 +1,22 @@
 // Building byte strings (see ../CONTRACT.md) from char codes without one concatenation per byte.
 
-/** The first `length` bytes of `codes` as a string (Buffer's latin1 decoder: native, no per-byte work). */
+/** The first `length` bytes of `codes` as a string: short ones through String.fromCharCode, long
+ *  ones through Buffer's latin1 decoder (native, no per-byte work). Always a copy. */
 export function fromCodes(codes: Uint8Array, length = codes.length): string {
+  if (length <= 128) return String.fromCharCode.apply(null, codes.subarray(0, length) as unknown as number[]);
   return Buffer.from(codes.buffer, codes.byteOffset, length).toString('latin1');
+}
+
+let scratchBuffer = new Uint8Array(4096);
+
+/**
+ * A shared output buffer of at least `size` bytes, for decoders that build their result byte by
+ * byte. Transformations run synchronously and never nest while one is held, and `fromCodes` copies,
+ * so one buffer serves them all without an allocation per call. Contents are not zeroed.
+ */
+export function scratch(size: number): Uint8Array {
+  if (scratchBuffer.length < size) scratchBuffer = new Uint8Array(Math.max(size, scratchBuffer.length * 2));
+  return scratchBuffer;
 }
 
 /** A writable copy of a byte string's codes, for the in-place algorithms ported from C. */

@@ -3,7 +3,7 @@
 // stops at the first NUL.
 import type { Transformation } from './types.js';
 import { toLower } from './c-ctype.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 // Anything cmdLine would change: a deleted or separator byte, an upper-case letter, a NUL, or a
 // space that is doubled or stands before '/' or '('.
@@ -11,7 +11,7 @@ const WORK = /[\x00"'\\^,;\t\r\nA-Z]| [ /(]/;
 
 export const cmdLine: Transformation = (input) => {
   if (!WORK.test(input)) return input;
-  const out = new Uint8Array(input.length);
+  const out = scratch(input.length);
   let d = 0;
   let space = false;
   for (let i = 0; i < input.length; i++) {

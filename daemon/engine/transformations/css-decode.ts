@@ -3,12 +3,12 @@
 // "\c" -> "c", and a trailing backslash is dropped.
 import type { Transformation } from './types.js';
 import { hexNibble, isSpace, isXDigit, x2c } from './c-ctype.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 export const cssDecode: Transformation = (input) => {
   if (input.indexOf('\\') < 0) return input;
   const n = input.length;
-  const out = new Uint8Array(n);
+  const out = scratch(n);
   const at = (k: number) => input.charCodeAt(k);
   const isF = (c: number) => (c | 0x20) === 0x66;
   let i = 0, d = 0;

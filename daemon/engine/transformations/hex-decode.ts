@@ -2,11 +2,11 @@
 // bytes), and an odd last byte is dropped.
 import type { Transformation } from './types.js';
 import { x2c } from './c-ctype.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 export const hexDecode: Transformation = (input) => {
   const n = input.length;
-  const out = new Uint8Array(n >> 1);
+  const out = scratch(n >> 1);
   let j = 0;
   for (let i = 0; i + 2 <= n; i += 2) out[j++] = x2c(input.charCodeAt(i), input.charCodeAt(i + 1));
   return fromCodes(out, j);

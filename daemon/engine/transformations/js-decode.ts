@@ -2,7 +2,7 @@
 // folded), \xHH, \OOO (at most one byte), \a \b \f \n \r \t \v, and "\c" -> "c" for anything else.
 import type { Transformation } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 const SIMPLE: Record<number, number> = { 0x61: 0x07, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x76: 0x0b };
 const isOctal = (c: number) => c >= 0x30 && c <= 0x37;
@@ -10,7 +10,7 @@ const isOctal = (c: number) => c >= 0x30 && c <= 0x37;
 export const jsDecode: Transformation = (input) => {
   if (input.indexOf('\\') < 0) return input;
   const n = input.length;
-  const out = new Uint8Array(n);
+  const out = scratch(n);
   const at = (k: number) => input.charCodeAt(k);
   let i = 0, d = 0;
   while (i < n) {

@@ -3,12 +3,12 @@
 // comment's end is copied unexamined, and when the comment ends the input that byte is the C string's
 // terminating NUL, which lands in the output.
 import type { Transformation } from './types.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 export const removeComments: Transformation = (input) => {
   const n = input.length;
   if (input.indexOf('/*') < 0 && input.indexOf('<!--') < 0 && input.indexOf('--') < 0 && input.indexOf('#') < 0) return input;
-  const out = new Uint8Array(n + 1);
+  const out = scratch(n + 1);
   const at = (k: number) => (k < n ? input.charCodeAt(k) : 0);
   let i = 0, d = 0, inComment = false;
   while (i < n) {

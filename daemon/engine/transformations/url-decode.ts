@@ -2,12 +2,12 @@
 // invalid or truncated '%' is kept as it is.
 import type { Transformation } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
-import { fromCodes } from './byte-string.js';
+import { fromCodes, scratch } from './byte-string.js';
 
 export const urlDecode: Transformation = (input) => {
   if (input.indexOf('%') < 0 && input.indexOf('+') < 0) return input;
   const n = input.length;
-  const out = new Uint8Array(n);
+  const out = scratch(n);
   let i = 0, d = 0;
   while (i < n) {
     const c = input.charCodeAt(i);

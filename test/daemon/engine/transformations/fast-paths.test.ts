@@ -49,3 +49,31 @@ describe('transformation fast paths', () => {
     }
   });
 });
+
+/** APR's apr_base64_decode(), transcribed. */
+function aprBase64Decode(input: string): string {
+  const six = (k: number) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(input[k] ?? '!');
+  let run = 0;
+  while (run < input.length && six(run) >= 0) run++;
+  const out: number[] = [];
+  let i = 0, left = run;
+  while (left > 4) {
+    out.push(((six(i) << 2) | (six(i + 1) >> 4)) & 255, ((six(i + 1) << 4) | (six(i + 2) >> 2)) & 255, ((six(i + 2) << 6) | six(i + 3)) & 255);
+    i += 4;
+    left -= 4;
+  }
+  if (left > 1) out.push(((six(i) << 2) | (six(i + 1) >> 4)) & 255);
+  if (left > 2) out.push(((six(i + 1) << 4) | (six(i + 2) >> 2)) & 255);
+  if (left > 3) out.push(((six(i + 2) << 6) | six(i + 3)) & 255);
+  return String.fromCharCode(...out);
+}
+
+describe('base64Decode, short (own loop) and long (native) runs', () => {
+  it('equals APR on random inputs', () => {
+    const b64 = fc.string({ unit: fc.constantFrom(...'AQgw+/zZ09=x\0 \xff'.split('')), maxLength: 40 });
+    const long = fc.string({ unit: fc.constantFrom(...'AQgw+/zZ09'.split('')), minLength: 250, maxLength: 300 });
+    const base64Decode = transformations.get('base64decode')!;
+    fc.assert(fc.property(b64, (s) => { expect(base64Decode(s)).toBe(aprBase64Decode(s)); }), { numRuns: 3000 });
+    fc.assert(fc.property(long, b64, (a, b) => { expect(base64Decode(a + b)).toBe(aprBase64Decode(a + b)); }), { numRuns: 500 });
+  });
+});
