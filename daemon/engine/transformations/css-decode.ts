@@ -9,29 +9,31 @@ export const cssDecode: Transformation = (input) => {
   if (input.indexOf('\\') < 0) return input;
   const n = input.length;
   const out = scratch(n);
-  const at = (k: number) => input.charCodeAt(k);
-  const isF = (c: number) => (c | 0x20) === 0x66;
   let i = 0, d = 0;
   while (i < n) {
-    if (at(i) !== 0x5c) { out[d++] = at(i++); continue; }
+    if (input.charCodeAt(i) !== 0x5c) { out[d++] = input.charCodeAt(i++); continue; }
     if (i + 1 >= n) { i++; continue; }
     i++;
     let j = 0;
-    while (j < 6 && i + j < n && isXDigit(at(i + j))) j++;
+    while (j < 6 && i + j < n && isXDigit(input.charCodeAt(i + j))) j++;
     if (j === 0) {
-      if (at(i) === 0x0a) i++;
-      else out[d++] = at(i++);
+      if (input.charCodeAt(i) === 0x0a) i++;
+      else out[d++] = input.charCodeAt(i++);
       continue;
     }
     let fullCheck = false;
-    let b = j === 1 ? hexNibble(at(i)) : x2c(at(i + j - 2), at(i + j - 1));
+    let b = j === 1 ? hexNibble(input.charCodeAt(i)) : x2c(input.charCodeAt(i + j - 2), input.charCodeAt(i + j - 1));
     if (j === 4) fullCheck = true;
-    else if (j === 5) fullCheck = at(i) === 0x30;
-    else if (j === 6) fullCheck = at(i) === 0x30 && at(i + 1) === 0x30;
-    if (fullCheck && b > 0x00 && b < 0x5f && isF(at(i + j - 3)) && isF(at(i + j - 4))) b += 0x20;
+    else if (j === 5) fullCheck = input.charCodeAt(i) === 0x30;
+    else if (j === 6) fullCheck = input.charCodeAt(i) === 0x30 && input.charCodeAt(i + 1) === 0x30;
+    if (fullCheck && b > 0x00 && b < 0x5f && isF(input.charCodeAt(i + j - 3)) && isF(input.charCodeAt(i + j - 4))) b += 0x20;
     out[d++] = b;
-    if (i + j < n && isSpace(at(i + j))) j++;
+    if (i + j < n && isSpace(input.charCodeAt(i + j))) j++;
     i += j;
   }
   return fromCodes(out, d);
 };
+
+function isF(c: number): boolean {
+  return (c | 0x20) === 0x66;
+}

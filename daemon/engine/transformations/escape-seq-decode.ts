@@ -14,23 +14,22 @@ export const escapeSeqDecode: Transformation = (input) => {
   if (input.indexOf('\\') < 0) return input;
   const n = input.length;
   const out = scratch(n);
-  const at = (k: number) => input.charCodeAt(k);
   let i = 0, d = 0;
   while (i < n) {
-    if (at(i) !== 0x5c || i + 1 >= n) { out[d++] = at(i++); continue; }
-    const next = at(i + 1);
+    if (input.charCodeAt(i) !== 0x5c || i + 1 >= n) { out[d++] = input.charCodeAt(i++); continue; }
+    const next = input.charCodeAt(i + 1);
     const simple = SIMPLE[next];
     if (simple !== undefined) {
       out[d++] = simple;
       i += 2;
-    } else if ((next === 0x78 || next === 0x58) && i + 3 < n && isXDigit(at(i + 2)) && isXDigit(at(i + 3))) {
-      out[d++] = x2c(at(i + 2), at(i + 3));
+    } else if ((next === 0x78 || next === 0x58) && i + 3 < n && isXDigit(input.charCodeAt(i + 2)) && isXDigit(input.charCodeAt(i + 3))) {
+      out[d++] = x2c(input.charCodeAt(i + 2), input.charCodeAt(i + 3));
       i += 4;
     } else if (isOctal(next)) {
       let j = 0;
       while (i + 1 + j < n && j < 3) {
         j++;
-        if (!isOctal(at(i + 1 + j))) break;
+        if (!isOctal(input.charCodeAt(i + 1 + j))) break;
       }
       out[d++] = parseInt(input.slice(i + 1, i + 1 + j), 8) & 0xff;
       i += 1 + j;

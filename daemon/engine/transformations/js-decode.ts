@@ -11,33 +11,32 @@ export const jsDecode: Transformation = (input) => {
   if (input.indexOf('\\') < 0) return input;
   const n = input.length;
   const out = scratch(n);
-  const at = (k: number) => input.charCodeAt(k);
   let i = 0, d = 0;
   while (i < n) {
-    if (at(i) !== 0x5c) { out[d++] = at(i++); continue; }
-    if (i + 5 < n && at(i + 1) === 0x75 && isXDigit(at(i + 2)) && isXDigit(at(i + 3)) && isXDigit(at(i + 4)) && isXDigit(at(i + 5))) {
-      let b = x2c(at(i + 4), at(i + 5));
-      if (b > 0x00 && b < 0x5f && (at(i + 2) | 0x20) === 0x66 && (at(i + 3) | 0x20) === 0x66) b += 0x20;
+    if (input.charCodeAt(i) !== 0x5c) { out[d++] = input.charCodeAt(i++); continue; }
+    if (i + 5 < n && input.charCodeAt(i + 1) === 0x75 && isXDigit(input.charCodeAt(i + 2)) && isXDigit(input.charCodeAt(i + 3)) && isXDigit(input.charCodeAt(i + 4)) && isXDigit(input.charCodeAt(i + 5))) {
+      let b = x2c(input.charCodeAt(i + 4), input.charCodeAt(i + 5));
+      if (b > 0x00 && b < 0x5f && (input.charCodeAt(i + 2) | 0x20) === 0x66 && (input.charCodeAt(i + 3) | 0x20) === 0x66) b += 0x20;
       out[d++] = b;
       i += 6;
-    } else if (i + 3 < n && at(i + 1) === 0x78 && isXDigit(at(i + 2)) && isXDigit(at(i + 3))) {
-      out[d++] = x2c(at(i + 2), at(i + 3));
+    } else if (i + 3 < n && input.charCodeAt(i + 1) === 0x78 && isXDigit(input.charCodeAt(i + 2)) && isXDigit(input.charCodeAt(i + 3))) {
+      out[d++] = x2c(input.charCodeAt(i + 2), input.charCodeAt(i + 3));
       i += 4;
-    } else if (i + 1 < n && isOctal(at(i + 1))) {
+    } else if (i + 1 < n && isOctal(input.charCodeAt(i + 1))) {
       let j = 0;
       while (i + 1 + j < n && j < 3) {
         j++;
-        if (!isOctal(at(i + 1 + j))) break;
+        if (!isOctal(input.charCodeAt(i + 1 + j))) break;
       }
-      if (j === 3 && at(i + 1) > 0x33) j = 2; // do not use three digits if that would overflow a byte
+      if (j === 3 && input.charCodeAt(i + 1) > 0x33) j = 2; // do not use three digits if that would overflow a byte
       out[d++] = parseInt(input.slice(i + 1, i + 1 + j), 8) & 0xff;
       i += 1 + j;
     } else if (i + 1 < n) {
-      const c = at(i + 1);
+      const c = input.charCodeAt(i + 1);
       out[d++] = SIMPLE[c] ?? c;
       i += 2;
     } else {
-      out[d++] = at(i++);
+      out[d++] = input.charCodeAt(i++);
     }
   }
   return fromCodes(out, d);

@@ -6,20 +6,24 @@ import { fromCodes, scratch } from './byte-string.js';
 
 export const sqlHexDecode: Transformation = (input) => {
   const n = input.length;
-  const at = (k: number) => (k < n ? input.charCodeAt(k) : 0);
   const out = scratch(n);
   let i = 0, d = 0;
-  while (i < n && at(i) !== 0) {
-    if (at(i) === 0x30 && (at(i + 1) | 0x20) === 0x78 && isXDigit(at(i + 2)) && isXDigit(at(i + 3))) {
+  while (i < n && byteAt(input, i) !== 0) {
+    if (byteAt(input, i) === 0x30 && (byteAt(input, i + 1) | 0x20) === 0x78 && isXDigit(byteAt(input, i + 2)) && isXDigit(byteAt(input, i + 3))) {
       i += 2;
-      while (isXDigit(at(i)) && isXDigit(at(i + 1))) {
-        out[d++] = x2c(at(i), at(i + 1));
+      while (isXDigit(byteAt(input, i)) && isXDigit(byteAt(input, i + 1))) {
+        out[d++] = x2c(byteAt(input, i), byteAt(input, i + 1));
         i += 2;
       }
       // The C loop then copies the next byte unexamined; at the end that is the terminator.
-      if (at(i) === 0) break;
+      if (byteAt(input, i) === 0) break;
     }
-    out[d++] = at(i++);
+    out[d++] = byteAt(input, i++);
   }
   return fromCodes(out, d);
 };
+
+/** The byte at k, or the C string's terminating NUL past the end. */
+function byteAt(s: string, k: number): number {
+  return k < s.length ? s.charCodeAt(k) : 0;
+}

@@ -13,24 +13,22 @@ export const utf8toUnicode: Transformation = (input) => {
   let i = first;
   const n = input.length;
   const parts: string[] = [input.slice(0, i)];
-  const at = (k: number) => (k < n ? input.charCodeAt(k) : 0);
-  const cont = (k: number) => (at(k) & 0xc0) === 0x80;
   while (i < n) {
-    const c = at(i);
+    const c = byteAt(input, i);
     let len = 0, d = 0;
     if ((c & 0x80) === 0) {
       if (c !== 0) parts.push(input[i]);
     } else if ((c & 0xe0) === 0xc0) {
-      if (cont(i + 1)) { len = 2; d = ((c & 0x1f) << 6) | (at(i + 1) & 0x3f); }
+      if (isContinuation(input, i + 1)) { len = 2; d = ((c & 0x1f) << 6) | (byteAt(input, i + 1) & 0x3f); }
       else len = -1;
     } else if ((c & 0xf0) === 0xe0) {
-      if (cont(i + 1) && cont(i + 2)) { len = 3; d = ((c & 0x0f) << 12) | ((at(i + 1) & 0x3f) << 6) | (at(i + 2) & 0x3f); }
+      if (isContinuation(input, i + 1) && isContinuation(input, i + 2)) { len = 3; d = ((c & 0x0f) << 12) | ((byteAt(input, i + 1) & 0x3f) << 6) | (byteAt(input, i + 2) & 0x3f); }
       else len = -1;
     } else if ((c & 0xf8) === 0xf0) {
       if (c >= 0xf5) parts.push(input[i]);
-      if (cont(i + 1) && cont(i + 2) && cont(i + 3)) {
+      if (isContinuation(input, i + 1) && isContinuation(input, i + 2) && isContinuation(input, i + 3)) {
         len = 4;
-        d = ((c & 0x07) << 18) | ((at(i + 1) & 0x3f) << 12) | ((at(i + 2) & 0x3f) << 6) | (at(i + 3) & 0x3f);
+        d = ((c & 0x07) << 18) | ((byteAt(input, i + 1) & 0x3f) << 12) | ((byteAt(input, i + 2) & 0x3f) << 6) | (byteAt(input, i + 3) & 0x3f);
       } else len = -1;
     } else {
       parts.push(input[i]);
@@ -42,3 +40,12 @@ export const utf8toUnicode: Transformation = (input) => {
   }
   return parts.join('');
 };
+
+/** The byte at k, or the C string's terminating NUL past the end. */
+function byteAt(s: string, k: number): number {
+  return k < s.length ? s.charCodeAt(k) : 0;
+}
+
+function isContinuation(s: string, k: number): boolean {
+  return (byteAt(s, k) & 0xc0) === 0x80;
+}
