@@ -105,11 +105,12 @@ export async function buildGeneration(dbDir: string, feed: OpenedFeed, opts: Imp
   } catch (err) {
     await writer?.abandon();
     await rm(importDir, { recursive: true, force: true });
-    throw asVulnDbError(err);
+    throw asVulnDbError(err, feed.kind);
   }
 }
 
-function asVulnDbError(err: unknown): Error {
+/** Source failures become VulnDbErrors named for the source: a cut download, a stopped upload, an unreadable file. */
+function asVulnDbError(err: unknown, kind: OpenedFeed['kind']): Error {
   if (err instanceof VulnDbError) return err;
   if (err instanceof FeedSyntaxError) return new VulnDbError(err.code, err.message);
   if ((err as Error)?.name === 'AbortError') return new VulnDbError('aborted', 'the import was aborted');
@@ -117,9 +118,14 @@ function asVulnDbError(err: unknown): Error {
   const code = (err as { code?: unknown }).code;
   // undici reports a connection cut mid-body as a TypeError "terminated" with the socket error as cause.
   const cause = (err as { cause?: { code?: unknown } }).cause;
-  const netCode = typeof code === 'string' ? code : typeof cause?.code === 'string' ? cause.code : '';
-  if (/^(ECONNRESET|UND_ERR|ETIMEDOUT|EPIPE)/.test(netCode) || err.message === 'terminated') {
-    return new VulnDbError('fetch_failed', `the download failed: ${err.message}${netCode ? ` (${netCode})` : ''}`);
+  const sysCode = typeof code === 'string' ? code : typeof cause?.code === 'string' ? cause.code : '';
+  const detail = `${err.message}${sysCode ? ` (${sysCode})` : ''}`;
+  if (kind === 'url' && (/^(ECONNRESET|UND_ERR|ETIMEDOUT|EPIPE)/.test(sysCode) || err.message === 'terminated')) {
+    return new VulnDbError('fetch_failed', `the download failed: ${detail}`);
   }
+  if (kind === 'stream' && (/^(ECONNRESET|ERR_STREAM_PREMATURE_CLOSE|EPIPE)/.test(sysCode) || err.message === 'aborted')) {
+    return new VulnDbError('aborted', `the upload stopped before its end: ${detail}`);
+  }
+  if (kind === 'file' && /^E[A-Z]+$/.test(sysCode)) return new VulnDbError('invalid_source', `cannot read the feed file: ${detail}`);
   return err;
 }

@@ -286,6 +286,23 @@ describe('VulnDb.import from a file', () => {
     });
   });
 
+  it('reports a stream that fails mid-way as an aborted upload, keeping the database', async () => {
+    await withTempDir(async (dir) => {
+      const db = await VulnDb.open(join(dir, 'vulndb'));
+      await db.import(SAMPLE_FEED);
+      const before = db.status();
+      const bytes = await readFile(SAMPLE_FEED);
+      const broken = new Readable({ read() {} });
+      broken.push(bytes.subarray(0, 30_000));
+      setTimeout(() => broken.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })), 10);
+      const err = await expectImportError(db.import(broken), 'aborted');
+      expect(err.message).toMatch(/upload stopped/);
+      expect(db.status()).toEqual(before);
+      expect(await leftovers(join(dir, 'vulndb'))).toEqual([]);
+      db.close();
+    });
+  });
+
   it('refuses a second import while one runs', async () => {
     await withTempDir(async (dir) => {
       const db = await VulnDb.open(join(dir, 'vulndb'));
