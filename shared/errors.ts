@@ -27,6 +27,8 @@ export const ERRORS = {
   api_access_disabled: { status: 401, message: 'API access is disabled for this account.' },
   // Admin socket: `reload` found config.json or daemon.json unusable and kept the running config.
   config_invalid: { status: 422, message: 'The configuration file is invalid; the running configuration was kept.' },
+  // A write found config.json edited by hand since the daemon read it: reload first, nothing was changed.
+  config_conflict: { status: 409, message: 'config.json was changed on disk; run `wafctl daemon reload` first.' },
   // Server side: details are logged, never sent.
   internal_error: { status: 500, message: 'Internal error; the daemon log has the details.' },
   shutting_down: { status: 503, message: 'The daemon is shutting down.' },

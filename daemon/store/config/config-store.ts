@@ -1,4 +1,5 @@
-import { chmod, copyFile } from 'node:fs/promises';
+import { chmod, copyFile, stat } from 'node:fs/promises';
+import { WafctlError } from '../../../shared/errors.js';
 import { Low } from 'lowdb';
 import { ConfigSchema, emptyConfig, type Config } from '../../../shared/schemas/config.js';
 import { describeIssues } from '../../../shared/schemas/issues.js';
@@ -52,7 +53,7 @@ export async function openConfigStore(file: string, options: OpenOptions = {}): 
     await db.write();
   }
   await chmod(file, CONFIG_FILE_MODE);
-  return new LowdbConfigStore(file, db, adapter, options);
+  return new LowdbConfigStore(file, db, adapter, options, await fingerprint(file));
 }
 
 type Loaded = { config: Config; migrated: boolean; from: number };
@@ -81,9 +82,12 @@ class LowdbConfigStore implements ConfigStore {
   readonly #listeners = new Set<ChangeListener>();
   #current: ConfigSnapshot;
   #queue: Promise<unknown> = Promise.resolve();
+  /** What config.json looked like after our last read or write: a different file means a hand edit. */
+  #onDisk: string;
 
-  constructor(file: string, db: Low<Config>, adapter: DurableJsonFile<Config>, options: OpenOptions) {
+  constructor(file: string, db: Low<Config>, adapter: DurableJsonFile<Config>, options: OpenOptions, onDisk: string) {
     this.file = file;
+    this.#onDisk = onDisk;
     this.#db = db;
     this.#adapter = adapter;
     this.#options = options;
@@ -96,12 +100,16 @@ class LowdbConfigStore implements ConfigStore {
 
   update<R>(mutate: (draft: Config) => R): Promise<R> {
     return this.#serial(async () => {
+      if ((await fingerprint(this.file)) !== this.#onDisk) {
+        throw new WafctlError('config_conflict', `${this.file} was changed on disk since the daemon read it; run \`wafctl daemon reload\` first (nothing was changed)`);
+      }
       const draft = structuredClone(this.#current) as Config;
       const result = mutate(draft);
       const checked = ConfigSchema.safeParse(draft);
       if (!checked.success) throw new Error(`refusing to store an invalid config: ${describeIssues(checked.error)}`);
       this.#db.data = checked.data;
       await this.#db.write();
+      this.#onDisk = await fingerprint(this.file);
       this.#publish(checked.data, 'update');
       return result;
     });
@@ -110,10 +118,12 @@ class LowdbConfigStore implements ConfigStore {
   reload(): Promise<{ ok: true } | { ok: false; message: string }> {
     return this.#serial(async () => {
       try {
+        const seen = await fingerprint(this.file);
         const loaded = await readValid(this.#adapter, this.file, this.#options);
         if (loaded === null) return { ok: false as const, message: `config file ${this.file} is missing; kept the running config` };
         if (loaded.migrated) return { ok: false as const, message: `config file ${this.file} has an older schema_version; restart the daemon to migrate it` };
         this.#db.data = loaded.config;
+        this.#onDisk = seen;
         this.#publish(loaded.config, 'reload');
         return { ok: true as const };
       } catch (error) {
@@ -141,6 +151,15 @@ class LowdbConfigStore implements ConfigStore {
     const run = this.#queue.then(task, task);
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+}
+
+async function fingerprint(file: string): Promise<string> {
+  try {
+    const info = await stat(file);
+    return `${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return 'missing';
   }
 }
 

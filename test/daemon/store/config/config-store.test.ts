@@ -137,6 +137,29 @@ describe('config store', () => {
     expect(await readFile(file, 'utf8')).toBe('{"schema_version": 0}');
   });
 
+  it('refuses to overwrite a hand edit made since the last read, until reload', async () => {
+    const store = await openConfigStore(file);
+    await store.update((d) => addSite(d, site, new Date().toISOString()));
+    const doc = JSON.parse(await readFile(file, 'utf8'));
+    doc.accounts[0].name = 'edited by hand';
+    const edited = JSON.stringify(doc, null, 2);
+    await new Promise((r) => setTimeout(r, 10));
+    await writeFile(file, edited);
+    const error = await store.update((d) => { d.accounts[0].api_access = false; }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'config_conflict' });
+    expect(await readFile(file, 'utf8')).toBe(edited);
+    expect(await store.reload()).toEqual({ ok: true });
+    await store.update((d) => { d.accounts[0].api_access = false; });
+    expect(JSON.parse(await readFile(file, 'utf8')).accounts[0]).toMatchObject({ name: 'edited by hand', api_access: false });
+  });
+
+  it('detects a hand edit made before the first update too', async () => {
+    const store = await openConfigStore(file);
+    await new Promise((r) => setTimeout(r, 10));
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"default"', '"renamed"'));
+    await expect(store.update((d) => addSite(d, site, new Date().toISOString()))).rejects.toMatchObject({ code: 'config_conflict' });
+  });
+
   it('reload picks up an edited file and refuses an invalid one, keeping the running config', async () => {
     const store = await openConfigStore(file);
     const reasons: string[] = [];
