@@ -10,18 +10,17 @@ export const validateUtf8Encoding: OperatorFactory = () => (input) => {
     const c = input.charCodeAt(i);
     if (c < 0x80) { i++; continue; }
     let len: number, d: number;
-    const cont = (k: number) => i + k < n && (input.charCodeAt(i + k) & 0xc0) === 0x80;
     if ((c & 0xe0) === 0xc0) {
-      if (!cont(1)) return true;
+      if (!isContinuation(input, i + 1)) return true;
       len = 2;
       d = ((c & 0x1f) << 6) | (input.charCodeAt(i + 1) & 0x3f);
     } else if ((c & 0xf0) === 0xe0) {
-      if (!cont(1) || !cont(2)) return true;
+      if (!isContinuation(input, i + 1) || !isContinuation(input, i + 2)) return true;
       len = 3;
       d = ((c & 0x0f) << 12) | ((input.charCodeAt(i + 1) & 0x3f) << 6) | (input.charCodeAt(i + 2) & 0x3f);
     } else if ((c & 0xf8) === 0xf0) {
       if (c >= 0xf5) return true;
-      if (!cont(1) || !cont(2) || !cont(3)) return true;
+      if (!isContinuation(input, i + 1) || !isContinuation(input, i + 2) || !isContinuation(input, i + 3)) return true;
       len = 4;
       d = ((c & 0x07) << 18) | ((input.charCodeAt(i + 1) & 0x3f) << 12) | ((input.charCodeAt(i + 2) & 0x3f) << 6) | (input.charCodeAt(i + 3) & 0x3f);
     } else {
@@ -33,3 +32,7 @@ export const validateUtf8Encoding: OperatorFactory = () => (input) => {
   }
   return false;
 };
+
+function isContinuation(s: string, k: number): boolean {
+  return k < s.length && (s.charCodeAt(k) & 0xc0) === 0x80;
+}
