@@ -10,8 +10,18 @@ import type { Block } from './outcome.js';
 const require = createRequire(import.meta.url);
 const geoip = require('geoip-country') as { lookup(ip: string): { country: string } | null };
 
+// The lookup is a few microseconds; clients repeat, so remember the answer (bounded: emptied when full).
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 50_000;
+
 export function countryOf(ip: IpKey): string {
-  return geoip.lookup(ip.text)?.country ?? '';
+  let country = cache.get(ip.text);
+  if (country === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    country = geoip.lookup(ip.text)?.country ?? '';
+    cache.set(ip.text, country);
+  }
+  return country;
 }
 
 export function checkGeo(req: EdgeRequest): Block | null {

@@ -38,8 +38,13 @@ export function loadScannerPatterns(file: URL | string = SCANNER_LIST): string[]
   return readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
 }
 
+/** Distinct User-Agents remembered (real traffic repeats a few hundred); the cache is emptied when full. */
+const CACHE_LIMIT = 10_000;
+
 export class UserAgentClassifier {
   private readonly scanners: RegExp;
+  // One cache per detectAutomated value: the regexes cost microseconds, a Map hit a fraction of one.
+  private readonly cache = [new Map<string, UaClass>(), new Map<string, UaClass>()];
 
   constructor(scannerPatterns: readonly string[] = loadScannerPatterns()) {
     const escaped = scannerPatterns.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -48,6 +53,17 @@ export class UserAgentClassifier {
 
   /** isbot's pattern is large (a few µs per call): it runs only when the caller needs 'automated'. */
   classify(userAgent: string, detectAutomated = true): UaClass {
+    const cache = this.cache[detectAutomated ? 1 : 0];
+    let found = cache.get(userAgent);
+    if (found === undefined) {
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      found = this.classifyUncached(userAgent, detectAutomated);
+      cache.set(userAgent, found);
+    }
+    return found;
+  }
+
+  private classifyUncached(userAgent: string, detectAutomated: boolean): UaClass {
     const scanner = this.scanners.exec(userAgent);
     if (scanner) return { kind: 'scanner', match: scanner[0] };
     for (const { ua, engine } of ENGINES) if (ua.test(userAgent)) return { kind: 'crawler', engine };
