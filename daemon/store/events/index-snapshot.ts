@@ -9,7 +9,7 @@ import type { RollupSnapshotSite } from './access-rollups.js';
 import type { SiteWafColumns } from './site-waf-index.js';
 import type { PostingsSnapshot } from './postings.js';
 import type { StringTableSnapshot } from './string-table.js';
-import type { UriColumnSnapshot } from './uri-column.js';
+import { lowerBlob, type UriColumnSnapshot } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
 export const SNAPSHOT_VERSION = 4;
@@ -42,8 +42,8 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
     w.typed(p + 'ts', c.ts);
     for (const col of U32_COLUMNS) w.typed(p + col, c[col]);
     c.uris.sealed.forEach((ch, i) => {
+      // The lower-cased twin is not stored: it is recomputed at load (cheaper than its bytes).
       w.string(`${p}uri${i}`, ch.orig);
-      if (ch.lower !== null) w.string(`${p}low${i}`, ch.lower);
       w.typed(`${p}off${i}`, ch.offsets);
     });
     w.json(p + 'open', c.uris.open);
@@ -75,7 +75,11 @@ export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverag
     const sites: [number, SiteWafColumns][] = meta.sites.map(({ id, sealed }) => {
       const p = `s${id}.`;
       const uris: UriColumnSnapshot = {
-        sealed: sealed.map((ch, i) => ({ orig: r.string(`${p}uri${i}`), lower: ch.lower ? r.string(`${p}low${i}`) : null, offsets: r.u32(`${p}off${i}`) })),
+        sealed: sealed.map((ch, i) => {
+          const orig = r.string(`${p}uri${i}`);
+          const lower = !ch.lower ? null : r.has(`${p}low${i}`) ? r.string(`${p}low${i}`) : lowerBlob(orig);
+          return { orig, lower, offsets: r.u32(`${p}off${i}`) };
+        }),
         open: r.json<string[]>(p + 'open'),
       };
       const cols = {

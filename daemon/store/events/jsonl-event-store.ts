@@ -89,6 +89,8 @@ export class JsonlEventStore implements EventStore {
     } catch (err) {
       throw new EventStoreError(`cannot create the event directory ${indexDir}: ${(err as Error).message}`, { cause: err });
     }
+    // Temp files of snapshots a killed process did not finish.
+    for (const f of fs.readdirSync(indexDir)) if (/\.tmp(-\d+)?$/.test(f)) fs.rmSync(path.join(indexDir, f), { force: true });
     const waf = recoverWaf(opts.dir, indexDir, opts.logger);
     const access = recoverAccess(opts.dir, indexDir, opts.logger);
     const files = new SegmentFiles(opts.dir);

@@ -30,6 +30,16 @@ const foldSameLength = (s: string): string => {
   return l.length === s.length ? l : s;
 };
 
+/**
+ * The lower-cased twin of a sealed blob, line by line as push() makes it: one call when
+ * lower-casing keeps every length (the usual case), line by line otherwise.
+ */
+export function lowerBlob(orig: string): string {
+  const l = orig.toLowerCase();
+  if (l.length === orig.length) return l;
+  return orig.split('\n').map(foldSameLength).join('\n');
+}
+
 export class UriColumn {
   private sealed: SealedUris[] = [];
   private openOrig: string[] = [];

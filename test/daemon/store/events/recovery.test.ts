@@ -80,6 +80,24 @@ describe('open-time recovery', () => {
     await s.close();
   });
 
+  it('answers the same after a restart from a snapshot with sealed, compressed URI blobs', async () => {
+    const dir = tempDir();
+    const s = await openJsonlEventStore(opts(dir));
+    const n = 20_000;
+    await s.appendWafEvents(Array.from({ length: n }, (_, i) => wafEvent({ uri: `/P/${i}${i % 97 === 0 ? '/ETC/Passwd' : ''}${i === 5 ? '/İ' : ''}`, client_ip: `10.${i % 3}.0.${i % 250}` })));
+    const queries = ['etc/passwd', '/p/1999', 'İ', '10.1.0.0/16', '10.2.0.7', undefined];
+    const before = await Promise.all(queries.map((search) => s.searchWafLogs({ site_id: 1, page: 3, per_page: 25, search })));
+    await s.close();
+    fs.writeFileSync(path.join(dir, 'index', 'waf.snap.tmp-99999'), ''); // left by a killed writer
+    const s2 = await openJsonlEventStore(opts(dir));
+    expect(s2.openReport.waf.usedSnapshot).toBe(true);
+    expect(s2.openReport.waf.entriesRead).toBe(0);
+    expect(await Promise.all(queries.map((search) => s2.searchWafLogs({ site_id: 1, page: 3, per_page: 25, search })))).toEqual(before);
+    expect(before[0].pagination.total).toBe(Math.ceil(n / 97));
+    expect(fs.readdirSync(path.join(dir, 'index')).some((f) => f.includes('.tmp'))).toBe(false);
+    await s2.close();
+  });
+
   it('rebuilds from the segments when the snapshot is unreadable', async () => {
     const dir = await seeded(3);
     fs.writeFileSync(path.join(dir, 'index', 'waf.snap'), 'garbage');
