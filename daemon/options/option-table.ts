@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 // and default. Precedence is flags > env > daemon.json > defaults (DESIGN.md section 1). Adding a
 // setting is adding a row here and a field to DaemonOptions.
 
-export type OptionKind = 'port' | 'count' | 'path' | 'bool' | 'host' | 'cidrs';
+export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'bool' | 'host' | 'cidrs';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -56,7 +56,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'tlsCert', flag: 'tls-cert', env: 'WAFCTL_TLS_CERT', file: 'tls_cert', kind: 'path', fallback: () => null, help: 'API certificate (PEM) instead of the generated one' },
   { key: 'tlsKey', flag: 'tls-key', env: 'WAFCTL_TLS_KEY', file: 'tls_key', kind: 'path', fallback: () => null, help: 'API private key (PEM) for --tls-cert' },
   { key: 'trustedProxies', flag: 'trusted-proxy', env: 'WAFCTL_TRUSTED_PROXIES', file: 'trusted_proxies', kind: 'cidrs', fallback: () => [], help: 'trusted proxy IP or CIDR (repeatable; env: comma-separated)' },
-  { key: 'ingestRateLimit', flag: 'ingest-rate-limit', env: 'WAFCTL_INGEST_RATE_LIMIT', file: 'ingest_rate_limit', kind: 'count', fallback: () => 100, help: 'ingestion requests per minute per token and endpoint' },
+  { key: 'ingestRateLimit', flag: 'ingest-rate-limit', env: 'WAFCTL_INGEST_RATE_LIMIT', file: 'ingest_rate_limit', kind: 'rate', fallback: () => 100, help: 'ingestion requests per minute per token and endpoint' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 

@@ -86,6 +86,11 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       if (!Number.isInteger(n) || n < 1 || n > 256) throw problem('must be a whole number from 1 to 256');
       return n;
     }
+    case 'rate': {
+      const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > 100_000_000) throw problem('must be a whole number of requests per minute, at least 1');
+      return n;
+    }
     case 'bool': {
       if (typeof value === 'boolean') return value;
       const text = String(value).toLowerCase();

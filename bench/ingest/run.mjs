@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Ingestion end to end: `wafctl ingest` (real processes) -> daemon over HTTPS -> event store (fsync).
+// Entries per second accepted with 1 client and with 4 concurrent clients, batches of 100; the
+// daemon's CPU per entry (from /proc) and its peak RSS. Target on 2 cores: >= 50,000 entries/s.
+//   node bench/ingest/run.mjs [--entries N] [--batch-size N]   (needs `npm run build`)
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/wafctl.js', import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ENTRIES = arg('entries', 200_000);
+const BATCH = arg('batch-size', 100);
+const HOST = 'bench.example.test';
+const TICKS = 100; // USER_HZ on Linux
+
+const home = await mkdtemp(join(tmpdir(), 'wafctl-bench-ingest-'));
+const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), WAFCTL_DATA_DIR: join(home, 'data'), WAFCTL_INGEST_RATE_LIMIT: '1000000' };
+const wafctl = async (...args) => JSON.parse((await run(process.execPath, [BIN, '--json', ...args], { env, maxBuffer: 1 << 24 })).stdout);
+
+async function daemonCpuTicks(pid) {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+async function daemonPeakRssMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+function ingest(file, token) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--json', 'ingest', 'waf', file, '--token', token, '--batch-size', String(BATCH)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`ingest exited ${code}: ${err}`))));
+  });
+}
+
+async function writeEntries(file, count, tag) {
+  const now = Date.now();
+  const lines = new Array(count);
+  for (let i = 0; i < count; i++) {
+    lines[i] = JSON.stringify({
+      timestamp_ms: now - (i % 86_400_000),
+      host: HOST,
+      client_ip: `203.0.${(i >> 8) & 255}.${i & 255}`,
+      uri: `/wp-admin/admin-ajax.php?action=${tag}&id=${i}%27%20OR%201=1--`,
+      method: 'GET',
+      waf_file: '/usr/share/modsecurity-crs/rules/REQUEST-942-APPLICATION-ATTACK-SQLI.conf',
+      rule_id: '942100',
+      severity: 'CRITICAL',
+      msg: 'SQL Injection Attack Detected via libinjection',
+      user_agent: 'Mozilla/5.0 (bench)',
+      matched_var: 'ARGS:id',
+      matched_data: `${i}' OR 1=1--`,
+    });
+  }
+  await writeFile(file, lines.join('\n') + '\n');
+}
+
+async function round(label, clients, token, pid) {
+  const per = Math.floor(ENTRIES / clients);
+  const files = [];
+  for (let c = 0; c < clients; c++) {
+    const file = join(home, `${label}-${c}.ndjson`);
+    await writeEntries(file, per, `${label}${c}`);
+    files.push(file);
+  }
+  const cpuBefore = await daemonCpuTicks(pid);
+  const started = process.hrtime.bigint();
+  const summaries = await Promise.all(files.map((file) => ingest(file, token)));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuSeconds = ((await daemonCpuTicks(pid)) - cpuBefore) / TICKS;
+  const accepted = summaries.reduce((sum, s) => sum + s.accepted, 0);
+  if (accepted !== per * clients) throw new Error(`${label}: accepted ${accepted} of ${per * clients}`);
+  return { label, clients, entries: accepted, seconds, perSecond: accepted / seconds, daemonCpuUsPerEntry: (cpuSeconds * 1e6) / accepted };
+}
+
+try {
+  await mkdir(join(home, 'crs', 'rules'), { recursive: true });
+  await run(process.execPath, [BIN, 'daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1', '--crs-dir', join(home, 'crs')], { env });
+  const { pid } = await wafctl('daemon', 'status');
+  await wafctl('site', 'add', HOST, '--origin', 'http://127.0.0.1:9');
+  const { token } = await wafctl('token', 'create', 'bench');
+
+  const results = [await round('one-client', 1, token, pid), await round('four-clients', 4, token, pid)];
+  const rss = await daemonPeakRssMb(pid);
+  console.log(`ingest bench: ${ENTRIES.toLocaleString('en-US')} WAF events per round, batches of ${BATCH}, durable (fsync before the answer)`);
+  console.log('round          clients   entries/s   seconds   daemon CPU us/entry   vs target 50,000/s');
+  for (const r of results) {
+    console.log(
+      `${r.label.padEnd(14)} ${String(r.clients).padStart(7)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(11)} ${r.seconds.toFixed(2).padStart(9)} ${r.daemonCpuUsPerEntry.toFixed(1).padStart(21)} ${(r.perSecond / 50_000).toFixed(2).padStart(11)}x`,
+    );
+  }
+  console.log(`daemon peak RSS: ${rss.toFixed(0)} MB`);
+  console.log(JSON.stringify({ bench: 'ingest', entries: ENTRIES, batch: BATCH, results, daemonPeakRssMb: rss }));
+} finally {
+  await run(process.execPath, [BIN, 'daemon', 'stop'], { env }).catch(() => undefined);
+  await rm(home, { recursive: true, force: true });
+}
