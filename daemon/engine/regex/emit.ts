@@ -3,7 +3,7 @@
 // into; scoped case-insensitivity becomes [xX] classes; PCRE's \s, \h, \v, \R become explicit sets.
 // Emitting every non-alphanumeric character as \xNN keeps JS's own escape rules out of the picture.
 import type { Alternation, Node } from './ast.js';
-import { addAsciiCaseFold, hasAsciiLetter, type Range } from './char-set.js';
+import { addAsciiCaseFold, type Range } from './char-set.js';
 import { PcreSyntaxError } from './escapes.js';
 
 export interface Emitted {
@@ -126,24 +126,28 @@ function emitRange([lo, hi]: Range): string {
 }
 
 /**
- * 'flag' when every letter-bearing node is caseless and JS's `i` folding agrees with PCRE's ASCII-only
- * folding on every byte; 'none' when nothing is caseless; otherwise letters are expanded to classes.
+ * 'flag' when the whole pattern can use JS's `i` flag: every caseless node folds under it exactly as
+ * PCRE's ASCII-only tables fold, and every case-sensitive node is unaffected by it (its set is
+ * already closed under JS's folding, like \d or \w). 'none' when nothing is caseless; otherwise
+ * caseless letters are expanded to classes.
  */
 function chooseCaseMode(ast: Alternation): 'flag' | 'none' | 'expand' {
-  let caseless = 0, exact = 0, unsafe = false;
+  let caseless = 0, blocksFlag = false;
   const visit = (node: Node): void => {
     switch (node.t) {
       case 'char':
-        if (!isAsciiLetter(node.code) && !(node.code >= 0x80)) return;
-        if (node.caseless) { caseless++; if (!foldsLikePcre([[node.code, node.code]])) unsafe = true; }
-        else if (isAsciiLetter(node.code)) exact++;
+      case 'set': {
+        const ranges: readonly Range[] = node.t === 'char' ? [[node.code, node.code]] : node.ranges;
+        if (node.caseless) {
+          caseless++;
+          if (!iFlagMatches(ranges, true)) blocksFlag = true;
+        } else if (!iFlagMatches(ranges, false)) {
+          blocksFlag = true;
+        }
         return;
-      case 'set':
-        if (node.caseless) { caseless++; if (!foldsLikePcre(node.ranges)) unsafe = true; }
-        else if (hasAsciiLetter(node.ranges)) exact++;
-        return;
+      }
       case 'backref':
-        if (node.caseless) caseless++; else exact++;
+        if (node.caseless) caseless++; else blocksFlag = true;
         return;
       case 'group': for (const seq of node.body) seq.forEach(visit); return;
       case 'repeat': visit(node.node); return;
@@ -151,30 +155,33 @@ function chooseCaseMode(ast: Alternation): 'flag' | 'none' | 'expand' {
   };
   for (const seq of ast) seq.forEach(visit);
   if (caseless === 0) return 'none';
-  return exact === 0 && !unsafe ? 'flag' : 'expand';
+  return blocksFlag ? 'expand' : 'flag';
 }
 
-/** Whether JS's `i` canonicalisation would match exactly the bytes PCRE's ASCII folding matches. */
 const foldVerdicts = new Map<string, boolean>();
 
-function foldsLikePcre(ranges: readonly Range[]): boolean {
-  // Only members in 0x80..0x3ff (Latin-1 letters and their upper-case partners) can fold differently.
-  if (!ranges.some(([lo, hi]) => hi >= 0x80 && lo <= 0x3ff)) return true;
-  const key = ranges.join(';');
+/**
+ * Whether a class under JS's `i` flag matches exactly the bytes PCRE matches: with ASCII case
+ * folding when `caseless`, or the class itself when not.
+ */
+function iFlagMatches(ranges: readonly Range[], caseless: boolean): boolean {
+  const letters = ranges.some(([lo, hi]) => (lo <= 0x7a && hi >= 0x41) || (hi >= 0x80 && lo <= 0x3ff));
+  if (!letters) return true;
+  if (caseless && !ranges.some(([lo, hi]) => hi >= 0x80 && lo <= 0x3ff)) return true; // ASCII: identical folding
+  const key = `${caseless ? 'i' : 'c'}${ranges.join(';')}`;
   let verdict = foldVerdicts.get(key);
-  if (verdict === undefined) foldVerdicts.set(key, (verdict = checkFolding(ranges)));
+  if (verdict === undefined) foldVerdicts.set(key, (verdict = checkFolding(ranges, caseless ? addAsciiCaseFold(ranges) : ranges)));
   return verdict;
 }
 
-function checkFolding(ranges: readonly Range[]): boolean {
+function checkFolding(ranges: readonly Range[], expected: readonly Range[]): boolean {
   const has = (c: number) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
-  const pcre = addAsciiCaseFold(ranges);
-  const pcreHas = (c: number) => pcre.some(([lo, hi]) => c >= lo && c <= hi);
-  for (let b = 0x80; b <= 0xff; b++) {
+  const expect = (c: number) => expected.some(([lo, hi]) => c >= lo && c <= hi);
+  for (let b = 0; b <= 0xff; b++) {
     const canon = jsCanonicalize(b);
     let js = false;
     for (const m of [b, canon, ...sameCanonical(canon)]) if (has(m) && jsCanonicalize(m) === canon) js = true;
-    if (js !== pcreHas(b)) return false;
+    if (js !== expect(b)) return false;
   }
   return true;
 }

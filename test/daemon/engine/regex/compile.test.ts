@@ -146,3 +146,15 @@ describe('possessive quantifiers that cannot give anything back', () => {
     expect(compilePcre('^a++a').regex.test('aaa')).toBe(false);
   });
 });
+
+describe('case modes found by the PCRE2 fuzzer (bench/engine-parts/pcre-fuzz.ts)', () => {
+  it('keeps a case-sensitive Latin-1 byte case-sensitive next to caseless ASCII', () => {
+    const re = compilePcre('(?i:a|(?-i:\\xe0))').regex;
+    expect(re.test('A')).toBe(true);
+    expect(re.test('\xe0')).toBe(true);
+    expect(re.test('\xc0')).toBe(false);
+  });
+  it('still uses the i flag when case-sensitive parts are closed under folding (\\w, digits)', () => {
+    expect(compilePcre('(?i)select\\w+\\d').regex.flags).toContain('i');
+  });
+});
