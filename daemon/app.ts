@@ -33,7 +33,7 @@ export interface BuildOptions {
   flags?: Flags;
   env?: NodeJS.ProcessEnv;
   edgeFactory?: EdgeFactory;
-  /** Use the real proxy edge (see the note in daemon/README.md); default the placeholder. */
+  /** false: bind the 503 placeholder instead of the proxy edge (tests of the frame alone). */
   proxyEdge?: boolean;
   apiRoutes?: RegisterRoutes[];
   adminRoutes?: RegisterAdminRoutes[];
@@ -96,9 +96,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   let demo: { origin: DemoOrigin; info: DemoInfo } | null = null;
   let crsFound = hasCrs(options.crsDir);
 
-  // The real edge (services.edgeFactory) cannot run from dist/ yet: daemon/proxy reads its scanner
-  // list next to its compiled module, and the build does not copy data files. Until then: placeholder.
-  const edgeFactory = build.edgeFactory ?? (build.proxyEdge ? services.edgeFactory : createEdgePlaceholder);
+  const edgeFactory = build.edgeFactory ?? (build.proxyEdge === false ? createEdgePlaceholder : services.edgeFactory);
   const edge: EdgeService = await edgeFactory({ options, store, logger, tls });
   const api: ApiServer = await createApiServer({ tls, logger, register: [...services.apiRoutes, ...(build.apiRoutes ?? [])] });
   let admin: AdminServer | null = null;

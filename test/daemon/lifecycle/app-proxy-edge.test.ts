@@ -8,8 +8,8 @@ import { parseDaemonArgv, resolveDaemonOptions } from '../../../daemon/options/r
 import { addSite, setSiteStatus } from '../../../daemon/store/config/sites.js';
 import type { DaemonStatus } from '../../../shared/schemas/admin.js';
 
-// The daemon assembled in-process with the real proxy edge (from source, where its data files
-// load): sites from the config store reach the edge, and changes apply without a restart.
+// The daemon assembled in-process with its proxy edge: sites from the config store reach the edge,
+// and changes apply without a restart.
 
 let dir: string;
 let app: DaemonApp;
@@ -18,7 +18,7 @@ let status: DaemonStatus;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-app-'));
   const options = await resolveDaemonOptions(parseDaemonArgv(['--data-dir', dir, '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--demo']), {});
-  app = await buildApp({ options, proxyEdge: true });
+  app = await buildApp({ options });
   status = await app.listen();
 });
 afterAll(async () => {
