@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm run bench -- NAME [args...]`: runs one benchmark; with no name, lists them. Each prints its
+// figures and, where an anchor exists, the ratio against it (../shared/anchors and bench/*/README.md).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = ['--import', 'tsx'];
+
+const BENCHES = {
+  engine: { what: 'WAF engine alone: us per request at PL1/PL4, CRS load time and memory', argv: [...tsx, 'bench/engine/engine-bench.ts'] },
+  'engine-parts': { what: 'hot transformations and operators vs Node built-ins', argv: [...tsx, 'bench/engine-parts/parts-bench.ts'] },
+  libinjection: { what: 'libinjection corpora detection and us per call vs the C library', argv: ['bench/libinjection/run.mjs'], build: true },
+  events: { what: 'event store vs the SQLite anchor (needs bench/events/setup-anchor.sh)', argv: ['bench/events/run.mjs'], build: true },
+  ingest: { what: 'wafctl ingest -> daemon -> fsync, entries/s with 1 and 4 clients', argv: ['bench/ingest/run.mjs'], build: true },
+  'vulndb-check': { what: 'vulnerability check latency, 40 plugins against 45,000 records', argv: [...tsx, 'bench/vulndb/check.bench.ts'] },
+  'vulndb-import': { what: 'streaming import time and peak RSS of a 160 MB feed', argv: [...tsx, 'bench/vulndb/import.bench.ts'] },
+  proxy: { what: 'edge vs nginx (+ModSecurity) with wrk (needs the anchors of ../shared/anchors/proxy)', shell: 'bench/proxy/run.sh', build: true },
+};
+
+const [name, ...rest] = process.argv.slice(2);
+const bench = BENCHES[name];
+if (!bench) {
+  console.log('usage: npm run bench -- NAME [args]\n');
+  for (const [key, { what }] of Object.entries(BENCHES)) console.log(`  ${key.padEnd(14)} ${what}`);
+  process.exit(name ? 2 : 0);
+}
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+if (bench.build && run('npm', ['run', 'build']) !== 0) process.exit(1);
+process.exit(bench.shell ? run('bash', [bench.shell, ...rest]) : run(process.execPath, [...bench.argv, ...rest]));
