@@ -13,7 +13,9 @@ const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return see
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
 const ATOMS = ['a', 'b', 'A', 'B', 'x', ' ', '\\n', '\\r', '\\.', '.', '\\d', '\\w', '\\s', '\\S', '\\W', '\\h', '\\v', '\\xe0', '\\xC0', '\\x{0b}',
-  '[ab]', '[^a]', '[a-c]', '[[:alpha:]]', '[[:^space:]]', '[]a]', '[\\w-]', '[\\s\\xa0]', '\\Qa.\\E', '\\e', '\\101'];
+  '[ab]', '[^a]', '[a-c]', '[[:alpha:]]', '[[:^space:]]', '[]a]', '[\\w-]', '[\\s\\xa0]', '\\Qa.\\E', '\\e', '\\101',
+  '\\0', '\\x41', '\\cA', '[\\d-z]', '[a\\]]', '[^\\W_]', 'a{,2}', 'x{', '(a)\\1', '(?<n>b)\\k<n>', '(?P<m>a)(?P=m)', '\\R', '\\N',
+  '[\\x{41}-\\x{43}]', '\\o{101}', '(?#c)', '\\g{1}', '\\12'];
 const ANCHORS = ['^', '$', '\\b', '\\B', '\\A', '\\z', '\\Z'];
 const QUANTS = ['*', '+', '?', '{2}', '{1,3}', '{0,}', '*?', '+?', '*+', '++', '?+', '{1,2}+'];
 
@@ -26,7 +28,7 @@ function gen(depth: number): string {
     if (r < 0.5 || depth > 2) item = pick(ATOMS);
     else if (r < 0.6) item = pick(ANCHORS);
     else if (r < 0.9) item = `${pick(['(', '(?:', '(?i:', '(?-i:', '(?>', '(?=', '(?!', '(?<=', '(?s-i:', '(?m:'])}${gen(depth + 1)}${rand() < 0.3 ? '|' + gen(depth + 1) : ''})`;
-    else item = pick(['(?i)', '(?-i)', '(?s)', '(?-s)', '(?m)']);
+    else item = pick(['(?i)', '(?-i)', '(?s)', '(?-s)', '(?m)', '(?x) a b ', '(?-x)']);
     if (!item.startsWith('(?') || item.endsWith(')') && !/^\(\?[ims-]+\)$/.test(item)) {
       if (!ANCHORS.includes(item) && !item.startsWith('(?=') && !item.startsWith('(?!') && !item.startsWith('(?<') && rand() < 0.4) item += pick(QUANTS);
     }
@@ -50,7 +52,6 @@ for (let i = 0; i < count; i++) {
   let p = gen(0);
   if (p.includes('(?<=') || p.includes('(?<!')) p = p.replace(/\(\?<[=!][^)]*\)/g, ''); // PCRE needs fixed-length lookbehind; skip
   if (p.includes('/') || p.length === 0) continue;
-  if (/\\\d/.test(p.replace(/\\101|\\x\{?[0-9a-fA-F]+\}?/g, ''))) continue;
   patterns.push(p);
   script += `/${p}/s,dollar_endonly\n`;
   for (const s of subjects) script += `    ${[...s].map((c) => `\\x{${c.charCodeAt(0).toString(16)}}`).join('')}\n`;
