@@ -53,8 +53,14 @@ class Parser {
       }
       if (this.skipExtended(opts)) continue;
       const seq = alts[alts.length - 1];
+      const start = this.pos;
       const atom = this.atom(opts, seq);
-      if (atom === null) continue;
+      if (atom === null) {
+        // A comment is invisible to PCRE, so a quantifier after it applies to the item before it.
+        const last = seq[seq.length - 1];
+        if (src.startsWith('(?#', start) && last !== undefined && last.t !== 'repeat') seq[seq.length - 1] = this.quantified(last, opts);
+        continue;
+      }
       seq.push(this.quantified(atom, opts));
     }
     return alts;

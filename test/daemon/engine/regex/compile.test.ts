@@ -82,6 +82,7 @@ describe('PCRE -> JS translation: matching semantics', () => {
     ['(?x) a b # comment\n c', 'abc', true],
     // Comments.
     ['a(?#note)b', 'ab', true],
+    ['^a(?#note)+$', 'aaa', true],
     // Unknown letter escapes are literals (PCRE without PCRE_EXTRA).
     ['^\\i\\y$', 'iy', true],
     // \b follows PCRE's ASCII word characters.
