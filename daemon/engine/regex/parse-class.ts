@@ -13,7 +13,7 @@ type Item = { code: number } | { set: readonly Range[] };
 
 const POSIX = /\[:(\^?)([a-z]+):\]/y;
 
-export function parseClass(src: string, start: number, _extended: boolean): ParsedClass {
+export function parseClass(src: string, start: number): ParsedClass {
   let pos = start + 1;
   let negated = false;
   if (src[pos] === '^') { negated = true; pos++; }

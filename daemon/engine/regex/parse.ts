@@ -3,7 +3,7 @@
 // Constructs JavaScript cannot express faithfully (recursion, conditionals, \K, \G, verbs) are
 // rejected with a message that names them: a rule that uses one fails at load, not per request.
 import type { Alternation, Node } from './ast.js';
-import { escapeClass, posixClass, type Range } from './char-set.js';
+import { escapeClass, type Range } from './char-set.js';
 import { censusGroups, type GroupCensus } from './prescan.js';
 import { parseClass } from './parse-class.js';
 import { readCharEscape, PcreSyntaxError } from './escapes.js';
@@ -117,7 +117,7 @@ class Parser {
     switch (c) {
       case '(': return this.group(opts);
       case '[': {
-        const cls = parseClass(src, this.pos, opts.extended);
+        const cls = parseClass(src, this.pos); // PCRE: (?x) does not apply inside classes
         this.pos = cls.end;
         return { t: 'set', ranges: cls.ranges, negated: cls.negated, caseless: opts.caseless };
       }
@@ -278,4 +278,4 @@ function applyOptions(opts: Options, on: string, off: string): Options {
   return next;
 }
 
-export { PcreSyntaxError, posixClass };
+export { PcreSyntaxError };
