@@ -69,8 +69,10 @@ stop_all() {
 }
 trap stop_all EXIT
 # Compiled JS, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
-echo "compiling the edge to $WORK/dist ..." >&2
-(cd "$REPO" && npx tsc -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
+if [ "${SKIP_BUILD:-0}" != 1 ]; then   # SKIP_BUILD=1 reuses the last build
+  echo "compiling the edge to $WORK/dist ..." >&2
+  (cd "$REPO" && npx tsc -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
+fi
 [ -f "$WORK/dist/bench/proxy/edge-server.js" ] || { echo "tsc emitted nothing: $(tail "$WORK/tsc.log")" >&2; exit 1; }
 mkdir -p "$WORK/dist/daemon/proxy/checks/bot"
 cp "$REPO/daemon/proxy/checks/bot/scanners-user-agents.data" "$WORK/dist/daemon/proxy/checks/bot/"

@@ -17,9 +17,15 @@ export interface DnsResolver {
   lookup(hostname: string): Promise<string[]>;
 }
 
+/** Real DNS (not getaddrinfo: /etc/hosts must not vouch for a crawler). */
 export const systemResolver: DnsResolver = {
   reverse: (ip) => dns.reverse(ip),
-  lookup: async (hostname) => (await dns.lookup(hostname, { all: true })).map((a) => a.address),
+  lookup: async (hostname) => {
+    const [v4, v6] = await Promise.allSettled([dns.resolve4(hostname), dns.resolve6(hostname)]);
+    const found = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+    if (found.length === 0 && v4.status === 'rejected') throw v4.reason;
+    return found;
+  },
 };
 
 export type CrawlerVerdict = 'verified' | 'fake' | 'unknown';
