@@ -2,7 +2,7 @@
 // HTTPS (the daemon's own CA pinned), driven by the wafctl binary and by raw HTTPS requests whose
 // answers are checked with the shared zod schemas.
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +19,7 @@ import { newSandbox, quickStartFlags, stopAll, type E2eDaemon } from './daemon-h
 interface Status {
   api_url: string;
   ca_file: string;
+  ports: { edge: number };
 }
 
 let d: E2eDaemon;
@@ -212,5 +213,46 @@ describe('ingestion into the same stores', () => {
 
     const unauthorised = await https('POST', '/api/vector/waf', { headers: { 'content-type': 'application/json' }, body: '[]' });
     expect(unauthorised).toMatchObject({ status: 401, body: { message: expect.any(String), errors: [expect.any(String)] } });
+  });
+});
+
+describe('changes through the API reach the edge', () => {
+  let origin: Server;
+  let originPort: number;
+
+  beforeAll(async () => {
+    origin = createServer((_req, res) => res.end('origin ok'));
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    originPort = (origin.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+
+  function throughEdge(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: status.ports.edge, path: '/', headers: { host: 'edge.example.test' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('blocks a client within a second of its blacklisting, and lets it in again after removal', async () => {
+    const edgeKey = (await json<{ api_key: string }>('site', 'add', 'edge.example.test', '--origin', `http://127.0.0.1:${originPort}`, '--no-login')).api_key;
+    expect(await throughEdge()).toBe(200);
+    expect((await api('POST', '/ip-rules/blacklist', { ip: '127.0.0.1', description: 'e2e' }, edgeKey)).status).toBe(201);
+    const added = Date.now();
+    let blockedAfter = -1;
+    while (Date.now() - added < 1000) {
+      if ((await throughEdge()) === 403) {
+        blockedAfter = Date.now() - added;
+        break;
+      }
+    }
+    expect(blockedAfter, 'blocked within 1 s').toBeGreaterThanOrEqual(0);
+    expect((await api('DELETE', '/ip-rules', { ip: '127.0.0.1', type: 'blacklist' }, edgeKey)).status).toBe(200);
+    const removed = Date.now();
+    while ((await throughEdge()) !== 200) expect(Date.now() - removed).toBeLessThan(1000);
   });
 });
