@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
 import { registerAnalytics } from './commands/analytics/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { registerConnect } from './commands/connect.js';
 import { registerDaemonCommands } from './commands/daemon/index.js';
 import { registerGeoRulesCommands } from './commands/geo-rules/index.js';
@@ -53,5 +54,6 @@ export function buildProgram(deps: CommandDeps): Command {
   registerGeoRulesCommands(program, deps);
   // The ingestion API (issue 5), with an account token.
   registerIngest(program, deps);
+  registerCompletion(program, deps);
   return program;
 }

@@ -1,10 +1,16 @@
-// wafctl logs [--search S] [--page N] [--per-page N] (GET /waf-logs). The live Ink view of issue 9
-// builds on this; here: a table for humans, the API's data for --json.
+// wafctl logs [--search S] [--page N] [--per-page N] [--tui] [--follow] (GET /waf-logs).
+// On an interactive terminal, `--tui`, `--follow` or plain `wafctl logs` open the live Ink view
+// (cli/views/LogsView.tsx); otherwise a table for humans, the API's data for --json, and with
+// --follow new events as NDJSON (follow.ts).
 import type { Command } from 'commander';
 import type { WafLogEntry, WafLogs } from '../../../shared/schemas/management-api.js';
-import { withContext, type CommandDeps } from '../../context.js';
+import { usageError } from '../../cli-error.js';
+import { withContext, type CommandContext, type CommandDeps } from '../../context.js';
 import { parsePositiveInt } from '../../options.js';
+import { colourWanted } from '../../style.js';
 import type { Column } from '../../table.js';
+import { inkLauncher, type ViewLauncher } from '../../views/launcher.js';
+import { followLogs } from './follow.js';
 
 const columns: Column<WafLogEntry>[] = [
   { header: 'TIME', value: (e) => e.event_timestamp.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') },
@@ -15,24 +21,53 @@ const columns: Column<WafLogEntry>[] = [
   { header: 'URI', value: (e) => e.uri },
 ];
 
-export function registerLogs(program: Command, deps: CommandDeps): void {
+interface LogsOptions {
+  search?: string;
+  page?: number;
+  perPage?: number;
+  tui?: boolean;
+  follow?: boolean;
+}
+
+export function registerLogs(program: Command, deps: CommandDeps, views: ViewLauncher = inkLauncher): void {
   program
     .command('logs')
-    .description('WAF events of the site, newest first (management API)')
+    .description('WAF events of the site, newest first (management API); live view on a terminal')
     .option('--search <text>', 'an IP or CIDR, a URI substring, a rule id or a group (cms, crs)')
     .option('--page <n>', 'page number, from 1', parsePositiveInt)
     .option('--per-page <n>', 'entries per page, 10 to 100 (default 50)', parsePositiveInt)
-    .addHelpText('after', '\nExamples:\n  wafctl logs --search 942100\n  wafctl logs --search 203.0.113.0/24 --json | jq .logs\n')
-    .action(
-      withContext(deps, async (ctx, options: { search?: string; page?: number; perPage?: number }) => {
-        const data = await (await ctx.api()).get<WafLogs>('/waf-logs', {
-          search: options.search,
-          page: options.page,
-          per_page: options.perPage,
-        });
-        ctx.out.list(data.logs, columns, { empty: options.search ? `no WAF events match ${JSON.stringify(options.search)}` : 'no WAF events yet', json: data });
-        const { page, total_pages: pages, total } = data.pagination;
-        if (!ctx.out.json && total > 0) ctx.out.info(`page ${page} of ${pages} (${total} event${total === 1 ? '' : 's'})`);
-      }),
-    );
+    .option('--tui', 'the live view (default for plain `wafctl logs` on a terminal); polls every 2 s')
+    .option('--follow', 'keep printing new events: NDJSON when not a terminal, the live view on one')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  wafctl logs\n  wafctl logs --search 942100\n  wafctl logs --search 203.0.113.0/24 --json | jq .logs\n  wafctl logs --follow | jq -r .client_ip\n',
+    )
+    .action(withContext(deps, (ctx, options: LogsOptions) => runLogs(ctx, options, views)));
+}
+
+async function runLogs(ctx: CommandContext, options: LogsOptions, views: ViewLauncher): Promise<void> {
+  if (options.follow && options.page !== undefined) throw usageError('--follow reads from the newest event; --page does not apply', 'drop --page');
+  const interactive = !ctx.out.json && views.interactive(ctx.io);
+  const plainFlags = options.search === undefined && options.page === undefined && options.perPage === undefined;
+  const api = await ctx.api();
+  if (interactive && (options.tui || options.follow || plainFlags)) {
+    const colour = colourWanted({ isTTY: true, env: ctx.io.env, colorFlag: ctx.globals.color });
+    await views.showLogs({ api, colour, search: options.search, perPage: options.perPage, countryOf: views.countryOf });
+    return;
+  }
+  if (options.follow) {
+    await followLogs(api, {
+      search: options.search,
+      write: (line) => ctx.io.stdout.write(line + '\n'),
+      warn: (message) => ctx.out.warn(message),
+      sleep: ctx.deps.sleep,
+      stopped: () => false,
+    });
+    return;
+  }
+  if (options.tui && !ctx.out.json) ctx.out.info('note: --tui needs an interactive terminal (stdin and stdout); printing the table');
+  const data = await api.get<WafLogs>('/waf-logs', { search: options.search, page: options.page, per_page: options.perPage });
+  ctx.out.list(data.logs, columns, { empty: options.search ? `no WAF events match ${JSON.stringify(options.search)}` : 'no WAF events yet', json: data });
+  const { page, total_pages: pages, total } = data.pagination;
+  if (!ctx.out.json && total > 0) ctx.out.info(`page ${page} of ${pages} (${total} event${total === 1 ? '' : 's'})`);
 }

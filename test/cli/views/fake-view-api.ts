@@ -1,0 +1,72 @@
+// A management API in memory for the view tests: /waf-logs with the API's search semantics
+// (exact IP, CIDR, rule id, group, URI substring) and paging, /analytics per period, and the two
+// IP-rule POSTs. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
+import { ApiError } from '../../../shared/api-client/index.js';
+import type { Analytics, WafLogEntry } from '../../../shared/schemas/management-api.js';
+import type { ViewApi } from '../../../cli/views/view-api.js';
+
+export function wafEntry(id: number, overrides: Partial<WafLogEntry> = {}): WafLogEntry {
+  return {
+    id,
+    event_timestamp: new Date(Date.UTC(2026, 10, 22, 6, 0, id)).toISOString(),
+    client_ip: `198.51.100.${id % 250}`,
+    uri: `/wp-login.php?try=${id}`,
+    waf_rule_id: id % 2 ? '942100' : '200001',
+    group: id % 2 ? 'crs' : 'cms',
+    host: 'shop.example.test',
+    ...overrides,
+  };
+}
+
+export class FakeViewApi implements ViewApi {
+  /** Stored oldest first, like the store; served newest first. */
+  entries: WafLogEntry[] = [];
+  analytics = new Map<string, Analytics>();
+  failWith?: ApiError;
+  calls: Array<{ method: string; path: string; query?: Record<string, unknown>; body?: unknown }> = [];
+
+  async get<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+    this.calls.push({ method: 'GET', path, query });
+    if (this.failWith) throw this.failWith;
+    if (path === '/analytics') {
+      const data = this.analytics.get(String(query.period ?? '24h'));
+      if (!data) throw new ApiError('not_found', 'no analytics', { status: 404 });
+      return data as T;
+    }
+    const perPage = Number(query.per_page ?? 50);
+    const page = Number(query.page ?? 1);
+    const matching = [...this.entries].reverse().filter((e) => matches(e, String(query.search ?? '')));
+    const logs = matching.slice((page - 1) * perPage, page * perPage);
+    return { logs, pagination: { page, per_page: perPage, total: matching.length, total_pages: Math.max(1, Math.ceil(matching.length / perPage)) } } as T;
+  }
+
+  async request<T>(method: string, path: string, options: { body?: unknown } = {}) {
+    this.calls.push({ method, path, body: options.body });
+    if (this.failWith) throw this.failWith;
+    const ip = (options.body as { ip: string }).ip;
+    if (ip === '198.51.100.66') throw new ApiError('duplicate', `${ip} is already in the whitelist`, { status: 409 });
+    const message = `${ip} added to the ${path.split('/').pop()}`;
+    return { body: { success: true, message }, data: undefined as T, message, status: 201 };
+  }
+}
+
+function matches(e: WafLogEntry, search: string): boolean {
+  const term = search.trim().toLowerCase();
+  if (!term) return true;
+  if (term.endsWith('.0/24')) return e.client_ip.startsWith(term.slice(0, -4));
+  return e.client_ip === term || e.waf_rule_id === term || e.group === term || e.uri.toLowerCase().includes(term);
+}
+
+/** Waits until `check` passes (Ink renders and the fake answers asynchronously). */
+export async function eventually(check: () => void, timeoutMs = 2000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
