@@ -168,6 +168,15 @@ describe('the API over HTTPS', () => {
     expect(inactive.stderr).toMatch(/^error: site_inactive: /m);
     expect((await d.wafctl('site', 'enable', 'shop.example.test')).code).toBe(0);
   });
+
+  it('refuses the key of a deleted site with site_deleted', async () => {
+    const doomed = (await json<{ api_key: string }>('site', 'add', 'gone.example.test', '--origin', 'http://127.0.0.1:9', '--no-login')).api_key;
+    expect((await api('GET', '/connect', undefined, doomed)).status).toBe(200);
+    expect((await d.wafctl('site', 'delete', 'gone.example.test')).code).toBe(0);
+    const res = await api('GET', '/connect', undefined, doomed);
+    expect(res.status).toBe(403);
+    expect(ErrorEnvelopeSchema.parse(res.body).error).toBe('site_deleted');
+  });
 });
 
 describe('ingestion into the same stores', () => {

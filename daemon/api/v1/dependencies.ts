@@ -1,6 +1,7 @@
 import type { Analytics, AnalyticsPeriod, WafLogs, WafLogsQuery } from '../../../shared/schemas/management-api.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import type { WindowCounter } from '../../rate-limit/fixed-window.js';
+import type { FeatureKey, PlanTier } from '../../../shared/plans.js';
 
 // What the management API needs from the rest of the daemon; app.ts wires the real stores.
 
@@ -15,4 +16,6 @@ export interface ManagementDependencies {
   checkVulnerabilities(body: unknown, now: Date): Promise<Record<string, unknown>>;
   counter: WindowCounter;
   now(): number;
+  /** Which plan has which feature; the table in shared/plans.ts unless a test or a reseller build says otherwise. */
+  hasFeature?(plan: PlanTier, feature: FeatureKey): boolean;
 }

@@ -65,7 +65,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
     if (!perKey.allowed) return tooMany(reply, perKey);
 
     const feature = request.routeOptions.config?.feature;
-    if (feature !== undefined && !hasFeature(site.plan, feature)) {
+    if (feature !== undefined && !(deps.hasFeature ?? hasFeature)(site.plan, feature)) {
       throw new WafctlError('feature_unavailable', `${feature} is not available on the ${site.plan} plan`);
     }
     request.site = site;

@@ -149,6 +149,21 @@ describe('routes', () => {
   });
 });
 
+describe('plan features', () => {
+  it('answers feature_unavailable when the plan lacks the feature of the route', async () => {
+    const withoutGeo = Fastify();
+    await withoutGeo.register(managementApiPlugin, {
+      deps: { ...deps, counter: new MemoryCounterStore(), hasFeature: (_plan, feature) => feature !== 'geo_blocking' },
+      prefix: '/api/v1',
+    });
+    const res = await withoutGeo.inject({ method: 'GET', url: '/api/v1/geo-rules', headers: { 'x-service-key': KEY } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ success: false, error: 'feature_unavailable', message: expect.stringContaining('geo_blocking') });
+    expect((await withoutGeo.inject({ method: 'GET', url: '/api/v1/ip-rules', headers: { 'x-service-key': KEY } })).statusCode).toBe(200);
+    await withoutGeo.close();
+  });
+});
+
 describe('rate limits (spec 8)', () => {
   it('allows 30 writes per minute per key, then 429 with Retry-After', async () => {
     for (let i = 0; i < 30; i++) await call('DELETE', '/ip-rules', { body: JSON.stringify({ ip: '1.1.1.1', type: 'whitelist' }) });
