@@ -2,7 +2,7 @@
 // every `pollMs` (2 s by default) for the page on screen; keys are in logs-keys.ts, layout in
 // logs-layout.ts. An API error is shown in the view (under the last good page) and polling goes on.
 import { Box, Text, useApp, useInput } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { WafLogEntry, WafLogs } from '../../shared/schemas/management-api.js';
 import { HelpPane } from './HelpPane.js';
 import { LogDetail } from './LogDetail.js';
@@ -50,7 +50,8 @@ export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL
   const selected: WafLogEntry | undefined = logs[Math.min(nav.selected, logs.length - 1)];
 
   // New events push the page down: keep the cursor on the event it was on, not on the row number.
-  useEffect(() => {
+  // A layout effect, so the corrected cursor lands in the same frame as the new page.
+  useLayoutEffect(() => {
     const data = polled.data;
     if (!data) return;
     const before = shownLogs.current;
