@@ -19,6 +19,7 @@ import { MemoryCounterStore } from './store/counter-store.js';
 import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
 import { openJsonlEventStore } from './store/events/jsonl-event-store.js';
+import { vulndbAdminRoutes } from './vulndb/admin-routes.js';
 import { VulnDb } from './vulndb/vulndb.js';
 
 // The parts app.ts plugs together beyond the foundation: the event store, the management API
@@ -105,22 +106,27 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
 
   // Loaded on demand: the proxy and its checks take about a second to import, a cost the daemon
   // should not pay while it runs the placeholder edge.
+  // With --workers N > 1 the edge runs in N node:cluster workers (lifecycle/edge-workers.ts).
   const edgeFactory: EdgeFactory = async (edgeContext) => {
+    const secret = await challengeSecret(paths.challengeKey);
+    if (options.workers > 1) {
+      const { clusteredEdgeFactory } = await import('./lifecycle/edge-workers.js');
+      const { BatchingEventSink } = await import('./proxy/events.js');
+      const sink = new BatchingEventSink({
+        writeWaf: async (batch) => { await eventStore.appendWafEvents(batch); },
+        writeAccess: async (batch) => { await eventStore.appendAccessEntries(batch); },
+      }, { onError: (err) => logger.error({ err }, 'edge: event write failed') });
+      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
+    }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
-    const factory = createProxyEdgeFactory({
-      eventStore,
-      counters: new MemoryCounterStore(),
-      trustedProxies: options.trustedProxies,
-      challengeSecret: await challengeSecret(paths.challengeKey),
-    });
-    return factory(edgeContext);
+    return createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
   };
 
   return {
     eventStore,
     vulndb,
     apiRoutes,
-    adminRoutes: [],
+    adminRoutes: [vulndbAdminRoutes(vulndb)],
     edgeFactory,
     async close() {
       vulndb.close();

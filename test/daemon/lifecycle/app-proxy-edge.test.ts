@@ -17,7 +17,7 @@ let status: DaemonStatus;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-app-'));
-  const options = await resolveDaemonOptions(parseDaemonArgv(['--data-dir', dir, '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--demo']), {});
+  const options = await resolveDaemonOptions(parseDaemonArgv(['--data-dir', dir, '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--demo', '--workers', '1']), {});
   app = await buildApp({ options });
   status = await app.listen();
 });

@@ -1,0 +1,63 @@
+// An edge worker process (`--workers N` > 1): forked by the daemon through node:cluster, it runs
+// the proxy edge on the shared edge ports. Counters and events go to the primary (cluster-ipc.ts);
+// config arrives as snapshot inputs; it stops when the primary says so or goes away.
+
+import { IpcCounterStore, ipcEventSink } from '../proxy/cluster-ipc.js';
+import { Edge } from '../proxy/edge.js';
+import { buildEdgeSnapshot } from '../proxy/snapshot.js';
+import { FAILED, INIT, LISTENING, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker } from './edge-worker-protocol.js';
+
+const send = (message: FromWorker, done?: () => void) => {
+  if (process.connected) process.send!(message, undefined, {}, () => done?.());
+  else done?.();
+};
+
+// Signals are the primary's business: it drains the workers itself.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+process.on('disconnect', () => process.exit(0)); // the primary is gone
+process.on('uncaughtException', (error) => send({ type: LOG, level: 'error', message: `edge worker crashed: ${error.stack ?? error.message}` }, () => process.exit(1)));
+
+const sink = ipcEventSink();
+let edge: Edge | null = null;
+
+process.on('message', (message: ToWorker) => {
+  if (message?.type === INIT) {
+    void start(message);
+  } else if (message?.type === SNAPSHOT && edge) {
+    try {
+      edge.setSnapshot(buildEdgeSnapshot(message.input));
+    } catch (error) {
+      send({ type: LOG, level: 'error', message: `new configuration not applied, the previous one stays: ${(error as Error).message}` });
+    }
+  } else if (message?.type === STOP) {
+    void stop(message.drainMs);
+  }
+});
+
+send({ type: READY });
+
+async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<void> {
+  try {
+    edge = new Edge({
+      snapshot: buildEdgeSnapshot(init.input),
+      sink,
+      counters: new IpcCounterStore(),
+      trustedProxies: init.trustedProxies,
+      challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
+      fallbackTls: init.tls,
+    });
+    const http = await edge.listenHttp({ port: init.ports.edge, host: init.host });
+    const https = await edge.listenHttps({ port: init.ports.edgeTls, host: init.host });
+    send({ type: LISTENING, edge: http, edgeTls: https });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException & { port?: number };
+    send({ type: FAILED, message: e.message, code: e.code, port: e.port }, () => process.exit(1));
+  }
+}
+
+async function stop(drainMs: number): Promise<void> {
+  await edge?.close(drainMs);
+  await sink.flush();
+  send({ type: STOPPED }, () => process.exit(0));
+}

@@ -1,0 +1,35 @@
+import type { EdgeConfigInput } from '../proxy/snapshot-input.js';
+
+// Messages between the daemon (node:cluster primary) and its edge workers (--workers N > 1).
+// Counter hits and events use daemon/proxy/cluster-ipc.ts's own messages on the same channel.
+
+export const INIT = 'wafctl:edge-init';
+export const SNAPSHOT = 'wafctl:edge-snapshot';
+export const STOP = 'wafctl:edge-stop';
+export const LISTENING = 'wafctl:edge-listening';
+export const FAILED = 'wafctl:edge-failed';
+export const STOPPED = 'wafctl:edge-stopped';
+export const LOG = 'wafctl:edge-log';
+/** Sent once the worker listens for messages: anything sent before that would be lost. */
+export const READY = 'wafctl:edge-ready';
+
+export interface InitMessage {
+  type: typeof INIT;
+  input: EdgeConfigInput;
+  tls: { cert: string; key: string };
+  host: string;
+  ports: { edge: number; edgeTls: number };
+  trustedProxies: string[];
+  /** Hex: every worker must sign and check challenge cookies with the same key. */
+  challengeSecret: string;
+}
+export interface SnapshotMessage { type: typeof SNAPSHOT; input: EdgeConfigInput }
+export interface StopMessage { type: typeof STOP; drainMs: number }
+export interface ListeningMessage { type: typeof LISTENING; edge: number; edgeTls: number }
+export interface FailedMessage { type: typeof FAILED; message: string; code?: string; port?: number }
+export interface StoppedMessage { type: typeof STOPPED }
+export interface ReadyMessage { type: typeof READY }
+export interface LogMessage { type: typeof LOG; level: 'warn' | 'error'; message: string }
+
+export type ToWorker = InitMessage | SnapshotMessage | StopMessage;
+export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage;

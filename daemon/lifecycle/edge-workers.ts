@@ -1,0 +1,109 @@
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { EdgeFactory, EdgeService } from '../edge-service.js';
+import { serveWorker } from '../proxy/cluster-ipc.js';
+import type { EventSink } from '../proxy/events.js';
+import { edgeConfigFromSites } from '../proxy/from-config.js';
+import type { CounterStore } from '../store/counter-store.js';
+import {
+  FAILED, INIT, LISTENING, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type InitMessage, type ToWorker,
+} from './edge-worker-protocol.js';
+
+// The --workers N process model: the daemon stays the control plane (config store, APIs, event store)
+// and node:cluster primary; N workers run the edge on the shared ports. Counters stay in the primary (exact limits
+// across workers), events come back to the primary's sink, every config change goes to every worker.
+// (node:cluster shares a listening handle between workers that listen with identical arguments.)
+// A worker that dies unexpectedly is replaced after a second.
+
+const WORKER_ENTRY = fileURLToPath(new URL('./edge-worker-main.js', import.meta.url));
+const RESPAWN_MS = 1_000;
+
+export interface ClusteredEdgeOptions {
+  workers: number;
+  counters: CounterStore;
+  sink: EventSink & { flush(): Promise<void> };
+  trustedProxies: string[];
+  challengeSecret: Buffer;
+}
+
+export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory {
+  return ({ store, logger, tls }): EdgeService => {
+    cluster.setupPrimary({ exec: WORKER_ENTRY, args: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const workers = new Set<Worker>();
+    let stopping = false;
+    let init: Omit<InitMessage, 'input'> | null = null;
+    const current = () => edgeConfigFromSites(store.snapshot().sites);
+
+    const unsubscribe = store.onChange(() => {
+      const message: ToWorker = { type: SNAPSHOT, input: current() };
+      for (const worker of workers) if (worker.isConnected()) worker.send(message);
+    });
+
+    const fork = (): Promise<{ edge: number; edgeTls: number }> => new Promise((resolve, reject) => {
+      const worker = cluster.fork();
+      workers.add(worker);
+      serveWorker(worker, options.counters, options.sink);
+      let up = false;
+      worker.on('message', (message: FromWorker) => {
+        if (message?.type === READY) {
+          worker.send({ ...init!, input: current() } satisfies InitMessage);
+        } else if (message?.type === LISTENING) {
+          up = true;
+          resolve({ edge: message.edge, edgeTls: message.edgeTls });
+        } else if (message?.type === FAILED) {
+          reject(Object.assign(new Error(message.message), { code: message.code, port: message.port }));
+        } else if (message?.type === LOG) {
+          logger[message.level]({ worker: worker.id }, message.message);
+        }
+      });
+      worker.on('exit', (code, signal) => {
+        workers.delete(worker);
+        if (!up) reject(new Error(`edge worker exited (${signal ?? `code ${code}`}) before listening`));
+        else if (!stopping) respawn(logger, code, signal);
+      });
+    });
+
+    const respawn = (log: Logger, code: number | null, signal: string | null) => {
+      log.error({ code, signal }, 'edge worker died; starting a replacement');
+      setTimeout(() => {
+        if (!stopping) fork().catch((error: Error) => log.error({ err: error }, 'replacement edge worker failed'));
+      }, RESPAWN_MS).unref();
+    };
+
+    return {
+      async listen(host, ports) {
+        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex') };
+        try {
+          // Every worker listens with the same arguments (port 0 included): the primary then hands them
+          // all the one handle it bound for the first.
+          const bound = await fork();
+          await Promise.all(Array.from({ length: options.workers - 1 }, fork));
+          logger.info({ workers: options.workers, ports: bound }, 'edge workers listening');
+          return bound;
+        } catch (error) {
+          stopping = true;
+          for (const worker of workers) worker.process.kill('SIGKILL');
+          throw error;
+        }
+      },
+      async close(drainMs) {
+        stopping = true;
+        unsubscribe();
+        await Promise.all([...workers].map((worker) => new Promise<void>((resolve) => {
+          const force = setTimeout(() => worker.process.kill('SIGKILL'), drainMs + 2_000);
+          worker.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          worker.on('message', (message: FromWorker) => {
+            if (message?.type === STOPPED) worker.disconnect();
+          });
+          if (worker.isConnected()) worker.send({ type: STOP, drainMs } satisfies ToWorker);
+          else worker.process.kill('SIGKILL');
+        })));
+        await options.sink.flush();
+      },
+    };
+  };
+}
