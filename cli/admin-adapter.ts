@@ -2,19 +2,23 @@
 // shared schemas). Kept apart from the interface so unit tests never load undici.
 import { AdminClient } from '../shared/admin-client.js';
 import type { AdminApi, NewSite, SiteChanges } from './admin-api.js';
+import { VulnDbAdminClient } from './vulndb-admin-client.js';
 
 type AddBody = Parameters<AdminClient['addSite']>[0];
 type UpdateBody = Parameters<AdminClient['updateSite']>[1];
 
 export class SocketAdminApi implements AdminApi {
-  constructor(private readonly client: AdminClient) {}
+  constructor(
+    private readonly client: AdminClient,
+    private readonly vulndb: VulnDbAdminClient = new VulnDbAdminClient(client.socketPath),
+  ) {}
 
   static forSocket(socketPath: string): SocketAdminApi {
     return new SocketAdminApi(new AdminClient(socketPath));
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    await Promise.all([this.client.close(), this.vulndb.close()]);
   }
 
   status() {
@@ -62,5 +66,17 @@ export class SocketAdminApi implements AdminApi {
   }
   revokeToken(id: number) {
     return this.client.revokeToken(id);
+  }
+  vulndbStatus() {
+    return this.vulndb.status();
+  }
+  vulndbImportUpload(chunks: AsyncIterable<Buffer | string>, label: string) {
+    return this.vulndb.importUpload(chunks, label);
+  }
+  vulndbImportUrl(url: string, apiKey?: string) {
+    return this.vulndb.importFrom(url, apiKey);
+  }
+  vulndbRefresh() {
+    return this.vulndb.refresh();
   }
 }

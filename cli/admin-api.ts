@@ -2,6 +2,7 @@
 // commands can be tested with an in-memory fake and run for real over shared/admin-client.ts.
 // Every method throws an error with a table `code` (shared/errors.ts) on failure; an absent daemon
 // is `daemon_unreachable`.
+import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
 
 export interface SiteView {
   id: number;
@@ -74,4 +75,12 @@ export interface AdminApi {
   listTokens(): Promise<TokenListItem[]>;
   createToken(name: string): Promise<{ id: number; name: string; token: string; created_at: string }>;
   revokeToken(id: number): Promise<{ id: number; revoked: true }>;
+  /** The vulnerability database (issue 8); import errors carry the vulndb codes (`truncated`, ...). */
+  vulndbStatus(): Promise<VulnDbStatus>;
+  /** Streams a local feed to the daemon; `label` is its absolute path, shown as the source. */
+  vulndbImportUpload(chunks: AsyncIterable<Buffer | string>, label: string): Promise<VulnDbImportResult>;
+  /** The daemon fetches the feed from an http(s) URL itself (`apiKey`: the v3 feed's Bearer key). */
+  vulndbImportUrl(url: string, apiKey?: string): Promise<VulnDbImportResult>;
+  /** One refresh from the daemon's configured URL now; the outcome is in `refresh.last_result`. */
+  vulndbRefresh(): Promise<VulnDbStatus>;
 }

@@ -5,6 +5,8 @@ export const ExitCode = {
   ok: 0,
   error: 1,
   usage: 2,
+  /** `vuln check --fail-on LEVEL` found a vulnerability of that severity or worse. */
+  vulnerable: 3,
   /** The daemon or API could not be reached, or it refused our credentials. */
   unreachableOrAuth: 4,
 } as const;

@@ -13,6 +13,8 @@ import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs/index.js';
 import { registerSiteCommands } from './commands/site/index.js';
 import { registerTokenCommands } from './commands/token/index.js';
+import { registerVulnCommands } from './commands/vuln/index.js';
+import { registerVulndbCommands } from './commands/vulndb/index.js';
 import type { CommandDeps } from './context.js';
 import { parsePath } from './options.js';
 
@@ -38,7 +40,7 @@ export function buildProgram(deps: CommandDeps): Command {
     })
     .addHelpText(
       'after',
-      '\nExit status: 0 ok, 1 error, 2 usage, 4 daemon unreachable or authentication failure.\n\nExamples:\n  wafctl daemon start --demo\n  wafctl site add example.com --origin http://127.0.0.1:8081 --json\n  wafctl daemon status --json\n',
+      '\nExit status: 0 ok, 1 error, 2 usage, 3 vulnerabilities found (vuln check --fail-on), 4 daemon unreachable or authentication failure.\n\nExamples:\n  wafctl daemon start --demo\n  wafctl site add example.com --origin http://127.0.0.1:8081 --json\n  wafctl daemon status --json\n',
     );
   // Subcommands copy the settings above (exit override, output) when created with .command().
   registerDaemonCommands(program, deps);
@@ -54,6 +56,9 @@ export function buildProgram(deps: CommandDeps): Command {
   registerGeoRulesCommands(program, deps);
   // The ingestion API (issue 5), with an account token.
   registerIngest(program, deps);
+  // The vulnerability database (issue 8): import on the admin socket, check over the management API.
+  registerVulndbCommands(program, deps);
+  registerVulnCommands(program, deps);
   registerCompletion(program, deps);
   return program;
 }

@@ -1,5 +1,6 @@
 // In-memory stand-ins for the daemon, for unit tests of the commands only. The real thing is
 // exercised by test/cli/process.test.ts and test/e2e/.
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { AdminApi, DaemonStatusView, NewSite, SiteChanges, SiteView, TokenL
 import type { CommandDeps } from '../../cli/context.js';
 import type { DaemonControl, StartResult, StopResult } from '../../cli/daemon-control.js';
 import { recordingIo, type RecordingIo } from '../../cli/io.js';
+import type { RefreshStatus, VulnDbImportResult, VulnDbStatus } from '../../shared/schemas/vulndb.js';
 
 export class CodedError extends Error {
   constructor(
@@ -40,6 +42,13 @@ export class FakeAdmin implements AdminApi {
   sites: SiteView[] = [];
   tokens: Array<TokenListItem & { token: string }> = [];
   apiAccess = false;
+  /** The vulnerability database as `vulndb status` would show it. */
+  vulndb: VulnDbStatus = { loaded: false };
+  vulndbImports: Array<{ kind: 'upload'; label: string; text: string } | { kind: 'url'; url: string; apiKey?: string }> = [];
+  /** When set, imports fail with it and the database stays as it was (like the daemon). */
+  vulndbImportFailure?: CodedError;
+  /** The daemon's refresh setting; undefined: none configured. */
+  vulndbRefreshSetting?: RefreshStatus;
   private keyCounter = 0;
 
   private check(): void {
@@ -127,6 +136,51 @@ export class FakeAdmin implements AdminApi {
     if (!this.tokens.some((t) => t.id === id)) throw new CodedError('not_found', `no token ${id}`);
     this.tokens = this.tokens.filter((t) => t.id !== id);
     return { id, revoked: true as const };
+  }
+  async vulndbStatus() {
+    this.check();
+    return this.vulndb;
+  }
+  async vulndbImportUpload(chunks: AsyncIterable<Buffer | string>, label: string) {
+    this.check();
+    let text = '';
+    for await (const chunk of chunks) text += String(chunk);
+    this.vulndbImports.push({ kind: 'upload', label, text });
+    return this.importText(text, label, 'stream');
+  }
+  async vulndbImportUrl(url: string, apiKey?: string) {
+    this.check();
+    this.vulndbImports.push({ kind: 'url', url, apiKey });
+    return this.importText('{"fake-record": {}}', url, 'url');
+  }
+  async vulndbRefresh() {
+    this.check();
+    if (!this.vulndbRefreshSetting) throw new CodedError('invalid_source', 'no refresh URL is configured for the vulnerability database');
+    return { ...this.vulndb, refresh: this.vulndbRefreshSetting };
+  }
+  /** A stand-in import: each top-level key of the JSON object is a record. */
+  private importText(text: string, source: string, kind: 'stream' | 'url'): VulnDbImportResult {
+    if (this.vulndbImportFailure) throw this.vulndbImportFailure;
+    let records: number;
+    try {
+      records = Object.keys(JSON.parse(text) as object).length;
+    } catch (error) {
+      throw new CodedError('invalid_json', `the feed is not valid JSON: ${(error as Error).message}`);
+    }
+    this.vulndb = {
+      loaded: true,
+      source,
+      source_kind: kind,
+      variant: { api: 'unknown', feed: 'production' },
+      imported_at: '2026-11-22T06:00:00.000Z',
+      records,
+      skipped: 0,
+      duplicates: 0,
+      sha256: createHash('sha256').update(text).digest('hex'),
+      bytes: Buffer.byteLength(text),
+      duration_ms: 5,
+    };
+    return { status: this.vulndb, skipped_sample: [] };
   }
 }
 
