@@ -66,7 +66,16 @@ describe('edge workers', { timeout: 90_000 }, () => {
     await settle(503);
     await admin.close();
 
+    // A worker that dies is replaced; the edge keeps answering meanwhile.
+    process.kill(workers[0], 'SIGKILL');
+    await waitUntil(() => {
+      const now = childrenOf(status.pid);
+      return now.length === 2 && !now.includes(workers[0]);
+    });
+    for (let i = 0; i < 6; i++) expect(await get(edge, 'demo.localhost')).toBe(200);
+    const current = childrenOf(status.pid);
+
     expect(await stopDaemon(status.admin_socket)).toMatchObject({ ok: true });
-    await waitUntil(() => workers.every((pid) => !processExists(pid)));
+    await waitUntil(() => current.every((pid) => !processExists(pid)));
   });
 });
