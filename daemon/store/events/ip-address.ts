@@ -67,7 +67,7 @@ export function parseIp(text: string): ParsedIp | null {
   const t = text.trim();
   const n = dottedQuad(t);
   if (n >= 0) return { canonical: t, v4: n, v6: null, bucket: v4Bucket(n) };
-  if (ipaddr.IPv4.isValidFourPartDecimal(t)) return fromIpaddr(ipaddr.IPv4.parse(t));
+  // dottedQuad takes every valid dotted quad; what is left can only be IPv6.
   if (t.includes(':') && ipaddr.IPv6.isValid(t)) return fromIpaddr(ipaddr.process(t));
   return null;
 }
