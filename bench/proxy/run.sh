@@ -68,6 +68,7 @@ stop_all() {
   [ ${#STARTED_ANCHORS[@]} -gt 0 ] && "$ANCHORS/stop-anchors.sh" >&2 || true
 }
 trap stop_all EXIT
+trap "exit 1" INT TERM   # so that EXIT runs (and stops what was started) when interrupted
 # Compiled JS, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
 if [ "${SKIP_BUILD:-0}" != 1 ]; then   # SKIP_BUILD=1 reuses the last build
   echo "compiling the edge to $WORK/dist ..." >&2
