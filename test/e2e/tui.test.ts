@@ -65,6 +65,17 @@ async function waitForPane(check: (screen: string) => boolean, what: string, tim
   }
 }
 
+/** The exit status of the pane's process once it has ended (tmux learns the status a moment after the pane closes). */
+async function exitStatusOf(session: string, what: string): Promise<string> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const [dead, status, signal] = tmux('display-message', '-p', '-t', session, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
+    if (dead === '1' && (status !== '' || signal !== '')) return signal ? `signal ${signal}` : status;
+    if (Date.now() > until) throw new Error(`${what} did not exit; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const keys = async (...names: string[]) => {
   tmux('send-keys', '-t', SESSION, ...names);
   await new Promise((r) => setTimeout(r, 150));
@@ -119,12 +130,16 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     expect(screen).toMatch(/client_ip\s+192\.0\.2\.44/);
     expect(screen).toMatch(/group\s+cms/);
     expect(screen).toMatch(/country\s+\S+/);
-    await keys('Escape');
+    // Enter closes the pane (Esc does too, but a lone ESC followed at once by another key can be
+    // read as Alt+key by any terminal program, so the test does not race it).
+    await keys('Enter');
     await waitForPane((s) => !s.includes('waf_rule_id') && s.includes('/xmlrpc.php'), 'the table again');
 
     // Search with the API's semantics: an exact rule id.
     await keys('/');
+    await waitForPane((s) => s.includes('search: '), 'the search prompt');
     tmux('send-keys', '-t', SESSION, '-l', '930100');
+    await waitForPane((s) => s.includes('search: 930100'), 'the typed search');
     await keys('Enter');
     screen = await waitForPane((s) => s.includes('search "930100"') && s.includes('1 total'), 'the search result');
     expect(screen).toContain('/wp-admin/../etc/passwd');
@@ -141,14 +156,46 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await keys('?');
     await waitForPane((s) => s.includes('blacklist the selected IP (asks y/n)'), 'the help');
     await keys('q');
-    const until = Date.now() + 10_000;
-    while (tmux('display-message', '-p', '-t', SESSION, '#{pane_dead}').trim() !== '1') {
-      if (Date.now() > until) throw new Error(`wafctl did not exit on q; screen:\n${pane()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(tmux('display-message', '-p', '-t', SESSION, '#{pane_dead_status}').trim()).toBe('0');
+    expect(await exitStatusOf(SESSION, 'wafctl logs on q')).toBe('0');
     // The alternate screen was left: the view is gone from the pane.
     expect(pane()).not.toContain('WAF events ·');
+  }, 90_000);
+});
+
+describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', () => {
+  it('shows totals and charts, switches period with 2, redraws on resize and quits cleanly', async () => {
+    expect(hasTmux, 'tmux is required (apt-get install -y tmux)').toBe(true);
+    const now = Math.floor(Date.now() / 1000);
+    const file = join(d.box.home, 'access.ndjson');
+    const entries = Array.from({ length: 20 }, (_, i) => ({ timestamp: now - i * 60, host: HOST, client_ip: `10.9.0.${i % 5}`, uri: `/a/${i}`, method: 'GET', status: i < 2 ? 403 : 200, bytes_sent: 10 }));
+    await writeFile(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const sent = await d.wafctl('ingest', 'access', file, '--token', token);
+    expect(sent.code, sent.stderr).toBe(0);
+
+    const env = Object.entries({ ...d.box.env, TERM: 'xterm-256color' }).map(([k, v]) => `${k}=${v}`);
+    tmux('new-session', '-d', '-s', 'analytics', '-x', '120', '-y', '30', 'env', '-i', ...env, process.execPath, BIN, 'analytics', '--tui');
+    tmux('set-option', '-t', 'analytics', 'remain-on-exit', 'on');
+    const screen = () => tmux('capture-pane', '-p', '-t', 'analytics');
+    const waitFor = async (check: (s: string) => boolean, what: string) => {
+      const until = Date.now() + 15_000;
+      while (!check(screen())) {
+        if (Date.now() > until) throw new Error(`analytics pane never showed ${what}:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return screen();
+    };
+    let text = await waitFor((s) => s.includes('requests 20 ·'), 'the totals');
+    expect(text).toContain('unique visitors 5');
+    expect(text).toContain('blocked 2 (10.0%)');
+    expect(text).toContain('24 hours');
+    expect(text).toMatch(/[▁▂▃▄▅▆▇█]/);
+    tmux('send-keys', '-t', 'analytics', '2');
+    text = await waitFor((s) => s.includes('Analytics · 7d') && s.includes('168 hours'), 'the 7d period');
+    tmux('resize-window', '-t', 'analytics', '-x', '70', '-y', '24');
+    text = await waitFor((s) => s.split('\n').every((l) => [...l].length <= 70) && s.includes('168 hours'), 'a redraw at 70 columns');
+    tmux('send-keys', '-t', 'analytics', 'q');
+    expect(await exitStatusOf('analytics', 'wafctl analytics on q')).toBe('0');
+    expect(screen()).not.toContain('Analytics ·');
   }, 90_000);
 });
 
