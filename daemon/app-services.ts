@@ -116,10 +116,17 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
         writeWaf: async (batch) => { await eventStore.appendWafEvents(batch); },
         writeAccess: async (batch) => { await eventStore.appendAccessEntries(batch); },
       }, { onError: (err) => logger.error({ err }, 'edge: event write failed') });
-      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
+      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret, crsDir: options.crsDir })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
-    return createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
+    const { createEngineInspector } = await import('./waf/engine-inspector.js');
+    const { findCrs, RuleGroups } = await import('./waf/rule-groups.js');
+    const crs = findCrs(options.crsDir);
+    if (crs === null) logger.warn({ crs_dir: options.crsDir }, 'Core Rule Set not found: the edge runs the cms rule group only');
+    const groups = new RuleGroups(crs);
+    groups.forParanoia(1); // compiled before the edge listens, not on the first request
+    const inspector = createEngineInspector(groups);
+    return createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
   };
 
   return {

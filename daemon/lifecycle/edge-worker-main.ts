@@ -5,6 +5,8 @@
 import { IpcCounterStore, ipcEventSink } from '../proxy/cluster-ipc.js';
 import { Edge } from '../proxy/edge.js';
 import { buildEdgeSnapshot } from '../proxy/snapshot.js';
+import { createEngineInspector } from '../waf/engine-inspector.js';
+import { findCrs, RuleGroups } from '../waf/rule-groups.js';
 import { FAILED, INIT, LISTENING, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker } from './edge-worker-protocol.js';
 
 const send = (message: FromWorker, done?: () => void) => {
@@ -46,6 +48,7 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
       trustedProxies: init.trustedProxies,
       challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
       fallbackTls: init.tls,
+      inspector: createEngineInspector(warmRuleGroups(init.crsDir)),
     });
     const http = await edge.listenHttp({ port: init.ports.edge, host: init.host });
     const https = await edge.listenHttps({ port: init.ports.edgeTls, host: init.host });
@@ -60,4 +63,11 @@ async function stop(drainMs: number): Promise<void> {
   await edge?.close(drainMs);
   await sink.flush();
   send({ type: STOPPED }, () => process.exit(0));
+}
+
+/** Compiles paranoia level 1 before listening, so the first request does not pay for it. */
+function warmRuleGroups(crsDir: string): RuleGroups {
+  const groups = new RuleGroups(findCrs(crsDir));
+  groups.forParanoia(1);
+  return groups;
 }

@@ -22,6 +22,8 @@ export interface InitMessage {
   trustedProxies: string[];
   /** Hex: every worker must sign and check challenge cookies with the same key. */
   challengeSecret: string;
+  /** --crs-dir: each worker compiles the rule groups itself (compiled rules cannot cross IPC). */
+  crsDir: string;
 }
 export interface SnapshotMessage { type: typeof SNAPSHOT; input: EdgeConfigInput }
 export interface StopMessage { type: typeof STOP; drainMs: number }

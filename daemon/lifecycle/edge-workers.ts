@@ -25,6 +25,7 @@ export interface ClusteredEdgeOptions {
   sink: EventSink & { flush(): Promise<void> };
   trustedProxies: string[];
   challengeSecret: Buffer;
+  crsDir: string;
 }
 
 export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory {
@@ -73,7 +74,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
 
     return {
       async listen(host, ports) {
-        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex') };
+        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crsDir: options.crsDir };
         try {
           // Every worker listens with the same arguments (port 0 included): the primary then hands them
           // all the one handle it bound for the first.
