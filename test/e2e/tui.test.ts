@@ -3,6 +3,7 @@
 // `tmux send-keys`, the screen is read with `tmux capture-pane -p`. Also `wafctl logs --follow`
 // on a pipe, streaming events ingested while it runs. tmux is required in CI (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,12 +66,23 @@ async function waitForPane(check: (screen: string) => boolean, what: string, tim
   }
 }
 
-/** The exit status of the pane's process once it has ended (tmux learns the status a moment after the pane closes). */
-async function exitStatusOf(session: string, what: string): Promise<string> {
+/**
+ * The argv for a tmux pane running wafctl that records wafctl's exit code in `statusFile` once it
+ * has ended (tmux's own #{pane_dead_status} can lag: it is set only when tmux reaps the child).
+ */
+function paneCommand(env: Record<string, string>, args: string[], statusFile: string): string[] {
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  return ['sh', '-c', `"$@"; echo $? > '${statusFile}'`, 'sh', 'env', '-i', ...vars, process.execPath, BIN, ...args];
+}
+
+/** wafctl's exit code from its status file, once written. */
+async function exitStatusOf(session: string, statusFile: string, what: string): Promise<string> {
   const until = Date.now() + 10_000;
   for (;;) {
-    const [dead, status, signal] = tmux('display-message', '-p', '-t', session, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
-    if (dead === '1' && (status !== '' || signal !== '')) return signal ? `signal ${signal}` : status;
+    if (existsSync(statusFile)) {
+      const status = readFileSync(statusFile, 'utf8').trim();
+      if (status !== '') return status;
+    }
     if (Date.now() > until) throw new Error(`${what} did not exit; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -96,15 +108,20 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (hasTmux) spawnSync('tmux', ['-L', TMUX_SOCKET, 'kill-server']);
+  if (hasTmux) {
+    // kill-server leaves the socket file behind: remove it too.
+    const socket = spawnSync('tmux', ['-L', TMUX_SOCKET, 'display-message', '-p', '#{socket_path}'], { encoding: 'utf8' }).stdout.trim();
+    spawnSync('tmux', ['-L', TMUX_SOCKET, 'kill-server']);
+    if (socket.includes(TMUX_SOCKET)) rmSync(socket, { force: true });
+  }
   await stopAll();
 }, 60_000);
 
 describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => {
   it('shows, follows, searches, opens details, blacklists with confirmation and quits cleanly', async () => {
     expect(hasTmux, 'tmux is required (apt-get install -y tmux)').toBe(true);
-    const env = Object.entries({ ...d.box.env, TERM: 'xterm-256color', NO_COLOR: '1' }).map(([k, v]) => `${k}=${v}`);
-    tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', 'env', '-i', ...env, process.execPath, BIN, 'logs', '--tui');
+    const statusFile = join(d.box.home, 'logs-tui.status');
+    tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color', NO_COLOR: '1' }, ['logs', '--tui'], statusFile));
     tmux('set-option', '-t', SESSION, 'remain-on-exit', 'on');
 
     let screen = await waitForPane((s) => s.includes('3 total'), 'three events');
@@ -156,7 +173,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await keys('?');
     await waitForPane((s) => s.includes('blacklist the selected IP (asks y/n)'), 'the help');
     await keys('q');
-    expect(await exitStatusOf(SESSION, 'wafctl logs on q')).toBe('0');
+    expect(await exitStatusOf(SESSION, statusFile, 'wafctl logs on q')).toBe('0');
     // The alternate screen was left: the view is gone from the pane.
     expect(pane()).not.toContain('WAF events ·');
   }, 90_000);
@@ -172,8 +189,8 @@ describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', (
     const sent = await d.wafctl('ingest', 'access', file, '--token', token);
     expect(sent.code, sent.stderr).toBe(0);
 
-    const env = Object.entries({ ...d.box.env, TERM: 'xterm-256color' }).map(([k, v]) => `${k}=${v}`);
-    tmux('new-session', '-d', '-s', 'analytics', '-x', '120', '-y', '30', 'env', '-i', ...env, process.execPath, BIN, 'analytics', '--tui');
+    const statusFile = join(d.box.home, 'analytics-tui.status');
+    tmux('new-session', '-d', '-s', 'analytics', '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color' }, ['analytics', '--tui'], statusFile));
     tmux('set-option', '-t', 'analytics', 'remain-on-exit', 'on');
     const screen = () => tmux('capture-pane', '-p', '-t', 'analytics');
     const waitFor = async (check: (s: string) => boolean, what: string) => {
@@ -194,7 +211,7 @@ describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', (
     tmux('resize-window', '-t', 'analytics', '-x', '70', '-y', '24');
     text = await waitFor((s) => s.split('\n').every((l) => [...l].length <= 70) && s.includes('168 hours'), 'a redraw at 70 columns');
     tmux('send-keys', '-t', 'analytics', 'q');
-    expect(await exitStatusOf('analytics', 'wafctl analytics on q')).toBe('0');
+    expect(await exitStatusOf('analytics', statusFile, 'wafctl analytics on q')).toBe('0');
     expect(screen()).not.toContain('Analytics ·');
   }, 90_000);
 });
