@@ -182,7 +182,7 @@ export class Transaction implements ActionContext {
 
   beginRule(starter: Rule): void {
     this.currentStarter = starter;
-    this.matchedVars = [];
+    if (this.matchedVars.length > 0) this.matchedVars = [];
   }
 
   operatorRuntime(capture: boolean): OperatorRuntime {

@@ -53,6 +53,8 @@ export class RuleSetBuilder {
   private readonly defaults = new Map<Phase, DefaultAction>();
   private readonly trie = new TransformTrie();
   private pendingChain: Rule | undefined;
+  /** Ids of the rules defined so far (a removed rule's id may be used again).  */
+  private readonly ids = new Set<number>();
   private order = 0;
 
   constructor(private readonly registries: Registries) {}
@@ -103,9 +105,10 @@ export class RuleSetBuilder {
       rule.phase = parent.phase;
     } else if (rule.id === 0) {
       throw new SecLangError(where, 'rule has no id');
-    } else if (this.rules.some((r) => r.id === rule.id && r.chainStarter === r)) {
+    } else if (this.ids.has(rule.id)) {
       throw new SecLangError(where, `duplicate rule id ${rule.id}`);
     }
+    if (!parent) this.ids.add(rule.id);
     if (targetsText !== undefined) {
       const parsed = parseTargets(targetsText, where);
       if (parsed.targets.length === 0) throw new SecLangError(where, 'rule has no variables');
@@ -129,6 +132,7 @@ export class RuleSetBuilder {
 
   removeStarters(predicate: (rule: Rule) => boolean): void {
     const removed = new Set(this.starters().filter(predicate));
+    for (const rule of removed) this.ids.delete(rule.id);
     this.rules = this.rules.filter((r) => !removed.has(r.chainStarter));
   }
 

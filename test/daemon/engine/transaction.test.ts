@@ -152,3 +152,19 @@ SecRule REMOTE_ADDR "@geoLookup" "id:1,phase:1,pass,log,chain"
     expect(tx.matches.map((m) => `${m.id}:${m.matchedVarName}`)).toEqual(['1:GEO:COUNTRY_CODE']);
   });
 });
+
+describe('configuration-time rule edits', () => {
+  it('removes, re-defines, updates targets and actions of rules defined above', () => {
+    const w = waf(`SecRuleEngine DetectionOnly
+SecRule ARGS "@rx a" "id:1,phase:1,pass,log,tag:'attack-x'"
+SecRule ARGS "@rx b" "id:2,phase:1,pass,log,tag:'attack-y'"
+SecRule ARGS "@rx c" "id:3,phase:1,pass,log,msg:'old'"
+SecRuleRemoveById 1
+SecRule ARGS "@rx z" "id:1,phase:1,pass,log"
+SecRuleUpdateTargetByTag attack-y "!ARGS:skip"
+SecRuleUpdateActionById 3 "msg:'new'"`);
+    const tx = w.newTransaction(request('/?q=abcz&skip=b'));
+    tx.processRequest();
+    expect(tx.matches.map((m) => `${m.id}:${m.matchedVarName}:${m.msg}`)).toEqual(['2:ARGS:q:', '3:ARGS:q:new', '1:ARGS:q:']);
+  });
+});
