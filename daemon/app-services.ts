@@ -48,6 +48,19 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     auditLogPath: options.auditLog ?? undefined,
   });
   const vulndb = await VulnDb.open(paths.vulndbDir);
+  if (options.vulndbRefreshUrl !== null) {
+    const intervalMs = options.vulndbRefreshHours * 3_600_000;
+    vulndb.startRefresh({
+      url: options.vulndbRefreshUrl,
+      intervalMs,
+      // With no database yet, fetch soon; otherwise one interval after start.
+      initialDelayMs: vulndb.status().loaded ? intervalMs : 1_000,
+      onResult: (outcome) => {
+        if (outcome.ok) logger.info({ changed: outcome.result !== null }, 'vulnerability feed refreshed');
+        else logger.warn({ err: outcome.error }, 'vulnerability feed refresh failed; the current database stays');
+      },
+    });
+  }
   const apiCounter = new MemoryCounterStore();
 
   const management: ManagementDependencies = {

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 // and default. Precedence is flags > env > daemon.json > defaults (DESIGN.md section 1). Adding a
 // setting is adding a row here and a field to DaemonOptions.
 
-export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'bool' | 'host' | 'cidrs';
+export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'bool' | 'host' | 'cidrs';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -26,6 +26,10 @@ export interface DaemonOptions {
   trustedProxies: string[];
   /** Ingestion requests per minute per token and endpoint (spec section 8: 100). */
   ingestRateLimit: number;
+  /** Where the vulnerability feed is fetched from on an interval; null: only `wafctl vulndb import`. */
+  vulndbRefreshUrl: string | null;
+  /** Hours between two fetches of vulndbRefreshUrl. */
+  vulndbRefreshHours: number;
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -57,10 +61,12 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'tlsKey', flag: 'tls-key', env: 'WAFCTL_TLS_KEY', file: 'tls_key', kind: 'path', fallback: () => null, help: 'API private key (PEM) for --tls-cert' },
   { key: 'trustedProxies', flag: 'trusted-proxy', env: 'WAFCTL_TRUSTED_PROXIES', file: 'trusted_proxies', kind: 'cidrs', fallback: () => [], help: 'trusted proxy IP or CIDR (repeatable; env: comma-separated)' },
   { key: 'ingestRateLimit', flag: 'ingest-rate-limit', env: 'WAFCTL_INGEST_RATE_LIMIT', file: 'ingest_rate_limit', kind: 'rate', fallback: () => 100, help: 'ingestion requests per minute per token and endpoint' },
+  { key: 'vulndbRefreshUrl', flag: 'vulndb-refresh-url', env: 'WAFCTL_VULNDB_REFRESH_URL', file: 'vulndb_refresh_url', kind: 'url', fallback: () => null, help: 'vulnerability feed URL to re-import on an interval' },
+  { key: 'vulndbRefreshHours', flag: 'vulndb-refresh-hours', env: 'WAFCTL_VULNDB_REFRESH_HOURS', file: 'vulndb_refresh_hours', kind: 'count', fallback: () => 24, help: 'hours between two vulnerability feed refreshes' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
 /** Settings a running daemon cannot change on reload (listeners and files are bound at start). */
 export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
-  'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
+  'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
 ]);

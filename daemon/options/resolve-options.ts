@@ -102,6 +102,16 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       if (typeof value !== 'string' || value.trim() === '') throw problem('must be a file path');
       return isAbsolute(value) ? value : resolve(base, value);
     }
+    case 'url': {
+      let url: URL | null = null;
+      try {
+        url = new URL(String(value));
+      } catch {
+        url = null;
+      }
+      if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw problem('must be an http(s) URL');
+      return url.toString();
+    }
     case 'cidrs': {
       // Flags repeat, the variable is comma-separated, daemon.json holds an array.
       const items = Array.isArray(value) ? value : String(value).split(',');
