@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { isAssignedCountryCode } from '../countries.js';
 import { FEATURE_KEYS, PLAN_TIERS } from '../plans.js';
+import {
+  AnalyticsPeriodSchema,
+  AnalyticsSchema,
+  PaginationSchema,
+  PERIOD_HOURS,
+  WafLogEntrySchema,
+  type Analytics,
+  type AnalyticsPeriod,
+  type WafLogEntry,
+} from './events.js';
 import { IpAddressSchema, IpOrCidrSchema } from './ip.js';
 
 // The management API's shapes (spec sections 2.1-2.6 and 4): the daemon validates requests and the
@@ -30,27 +40,13 @@ export const SiteInfoSchema = z.object({
 });
 export type SiteInfo = z.infer<typeof SiteInfoSchema>;
 
-// 2.3
-export const ANALYTICS_PERIODS = ['24h', '7d', '30d', '90d'] as const;
-export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
-export const PERIOD_HOURS: Readonly<Record<AnalyticsPeriod, number>> = { '24h': 24, '7d': 168, '30d': 720, '90d': 2160 };
+// 2.3 and 2.4: the read shapes are the event store's own (shared/schemas/events.ts), one definition.
+export const ANALYTICS_PERIODS = AnalyticsPeriodSchema.options;
+export { AnalyticsSchema, PaginationSchema, PERIOD_HOURS, WafLogEntrySchema };
+export type { Analytics, AnalyticsPeriod, WafLogEntry };
 
 export const AnalyticsQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('24h') });
 
-export const AnalyticsSchema = z.object({
-  period: z.enum(ANALYTICS_PERIODS),
-  total_requests: z.number().int().nonnegative(),
-  unique_visitors: z.number().int().nonnegative(),
-  requests_blocked: z.number().int().nonnegative(),
-  hourly_data: z.array(z.object({
-    hour: z.string(),
-    requests: z.number().int().nonnegative(),
-    blocked: z.number().int().nonnegative(),
-  })),
-});
-export type Analytics = z.infer<typeof AnalyticsSchema>;
-
-// 2.4
 const positiveIntFromQuery = z.coerce.number().int();
 
 export const WafLogsQuerySchema = z.object({
@@ -59,24 +55,6 @@ export const WafLogsQuerySchema = z.object({
   search: z.string().trim().max(256).optional(),
 });
 export type WafLogsQuery = z.infer<typeof WafLogsQuerySchema>;
-
-export const WafLogEntrySchema = z.object({
-  id: z.number().int(),
-  event_timestamp: z.string(),
-  client_ip: z.string(),
-  uri: z.string(),
-  waf_rule_id: z.string(),
-  group: z.string(),
-  host: z.string(),
-});
-export type WafLogEntry = z.infer<typeof WafLogEntrySchema>;
-
-export const PaginationSchema = z.object({
-  page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  total_pages: z.number().int(),
-});
 
 export const WafLogsSchema = z.object({ logs: z.array(WafLogEntrySchema), pagination: PaginationSchema });
 export type WafLogs = z.infer<typeof WafLogsSchema>;
