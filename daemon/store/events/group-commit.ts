@@ -99,6 +99,10 @@ export class GroupCommit {
       return;
     }
     for (const [file, n] of sizes) this.files.committed.set(file, (this.files.committed.get(file) ?? 0) + n);
+    // The audit log is written once the group is durable in its segments (so it never holds an event
+    // the store does not) and before the appends resolve, so a caller told "stored" finds its events
+    // there too. AuditLog.append logs its own failures and never throws.
+    if (this.audit && audit.length) await this.audit.append(audit.join(''));
     for (const p of group) {
       try {
         p.apply();
@@ -107,6 +111,5 @@ export class GroupCommit {
       }
       p.resolve();
     }
-    if (this.audit && audit.length) await this.audit.append(audit.join(''));
   }
 }
