@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import secureJsonParse from 'secure-json-parse';
 import type { z } from 'zod';
 import { ERRORS, WafctlError, errorBody, type ErrorCode } from '../../shared/errors.js';
 import { describeIssues } from '../../shared/schemas/issues.js';
@@ -60,14 +61,15 @@ function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: stri
 }
 
 // Clients send Content-Type: application/json on every request, GET and DELETE with an empty body
-// included (issue 4): an empty JSON body is "no body", not an error.
+// included (issue 4): an empty JSON body is "no body", not an error. Keys that would poison a
+// prototype (__proto__, constructor.prototype) are refused, never merged into anything.
 function acceptEmptyJson(app: FastifyInstance): void {
   app.removeAllContentTypeParsers(); // JSON only: text/plain and the rest get 415
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch {
       const error = new SyntaxError('the request body is not valid JSON') as SyntaxError & { statusCode: number };
       error.statusCode = 400;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../../daemon/api/v1/auth.js';
 import type { ManagementDependencies } from '../../../../daemon/api/v1/dependencies.js';
 import { managementApiPlugin } from '../../../../daemon/api/v1/plugin.js';
+import { installEnvelope } from '../../../../daemon/api/envelope.js';
 import { MemoryCounterStore } from '../../../../daemon/store/counter-store.js';
 import { defaultProtection, type StoredSite } from '../../../../shared/schemas/site.js';
 import { SiteInfoSchema, successEnvelope, WafLogsSchema, ErrorEnvelopeSchema } from '../../../../shared/schemas/management-api.js';
@@ -48,6 +49,7 @@ let app: FastifyInstance;
 let base: string;
 beforeAll(async () => {
   app = Fastify();
+  installEnvelope(app);
   await app.register(managementApiPlugin, { deps, prefix: '/api/v1' });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -152,6 +154,7 @@ describe('routes', () => {
 describe('plan features', () => {
   it('answers feature_unavailable when the plan lacks the feature of the route', async () => {
     const withoutGeo = Fastify();
+    installEnvelope(withoutGeo);
     await withoutGeo.register(managementApiPlugin, {
       deps: { ...deps, counter: new MemoryCounterStore(), hasFeature: (_plan, feature) => feature !== 'geo_blocking' },
       prefix: '/api/v1',
