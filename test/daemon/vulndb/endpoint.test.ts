@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../daemon/api/v1/auth.js';
 import type { ManagementDependencies } from '../../../daemon/api/v1/dependencies.js';
 import { managementApiPlugin } from '../../../daemon/api/v1/plugin.js';
+import { installEnvelope } from '../../../daemon/api/envelope.js';
 import { MemoryCounterStore } from '../../../daemon/store/counter-store.js';
 import { VulnDb } from '../../../daemon/vulndb/vulndb.js';
 import { NO_DATABASE_MESSAGE } from '../../../daemon/vulndb/check.js';
@@ -50,6 +51,7 @@ beforeAll(async () => {
     now: () => Date.now(),
   };
   app = Fastify();
+  installEnvelope(app); // as the API server composes it
   await app.register(managementApiPlugin, { deps, prefix: '/api/v1' });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
