@@ -10,6 +10,10 @@ export type SiteStatus = (typeof SITE_STATUSES)[number];
 export const WAF_MODES = ['on', 'detect', 'off'] as const;
 export const BLOCK_RESPONSES = ['403', '404', 'drop'] as const;
 export const BOT_CHALLENGES = ['off', 'js'] as const;
+/** What the edge does when the engine fails on a request: block it (500 page + event) or let it through. */
+export const ENGINE_FAILURE_MODES = ['closed', 'open'] as const;
+/** What the edge does with a body over the inspection limit: 413, or forward it uninspected with an event. */
+export const BODY_OVER_LIMIT_POLICIES = ['reject', 'pass'] as const;
 
 const Timestamp = z.iso.datetime();
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
@@ -30,7 +34,11 @@ export const ProtectionSchema = z.object({
     inbound_threshold: z.number().int().min(1),
     outbound_threshold: z.number().int().min(1),
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
+    /** (absent: 'closed') fail-closed blocks with a 500 page and a WAF event; fail-open forwards. */
+    on_error: z.enum(ENGINE_FAILURE_MODES).optional(),
   }),
+  /** (absent: 'reject') a request body over the inspection limit: 413, or forwarded uninspected with an event. */
+  body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),
   block_response: z.enum(BLOCK_RESPONSES),
   rate_limits: z.array(RateLimitRuleSchema),
   protected_pages: z.array(ProtectedPageSchema),
