@@ -32,7 +32,8 @@ function siteInput(site: StoredSite): SiteInput {
     rateLimits: p.rate_limits.map((r) => ({ path: r.path, perMinute: r.per_minute })),
     bot: { enabled: p.bot.enabled, challenge: p.bot.challenge },
     blockResponse: p.block_response === 'drop' ? 'drop' : p.block_response === '404' ? 404 : 403,
-    waf: { mode: p.waf.mode, paranoia: p.waf.paranoia },
+    waf: { mode: p.waf.mode, paranoia: p.waf.paranoia, onError: p.waf.on_error ?? 'closed' },
+    bodyOverLimit: p.body_over_limit ?? 'reject',
     tls: site.tls ?? null,
   };
 }

@@ -37,7 +37,11 @@ export const SiteInputSchema = z.object({
   waf: z.object({
     mode: z.enum(['on', 'detect', 'off']).default('on'),
     paranoia: z.number().int().min(1).max(4).default(1),
-  }).default({ mode: 'on', paranoia: 1 }),
+    /** When the engine fails on a request: 'closed' blocks it (500 page + WAF event), 'open' forwards it. */
+    onError: z.enum(['closed', 'open']).default('closed'),
+  }).default({ mode: 'on', paranoia: 1, onError: 'closed' }),
+  /** A body over the inspection limit: 'reject' answers 413, 'pass' forwards it uninspected with an event. */
+  bodyOverLimit: z.enum(['reject', 'pass']).default('reject'),
   /** Per-minute limits of the rule counters (Verdict.counters) per client IP; wp_login feeds on cms rules 200103/200140. */
   ruleCounters: z.record(z.string().regex(/^[a-z0-9_]+$/, 'counter names are lower-case letters, digits and _'), z.number().int().positive())
     .default({ wp_login: 10 }),

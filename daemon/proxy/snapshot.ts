@@ -29,7 +29,8 @@ export interface CompiledSite {
   readonly pageProtection: PrefixTable<IpSet>;
   readonly rateLimits: PrefixTable<number>;
   readonly bot: { readonly enabled: boolean; readonly challenge: 'js' | 'off'; readonly blockAutomated: boolean };
-  readonly waf: { readonly mode: 'on' | 'detect' | 'off'; readonly paranoia: 1 | 2 | 3 | 4 };
+  readonly waf: { readonly mode: 'on' | 'detect' | 'off'; readonly paranoia: 1 | 2 | 3 | 4; readonly onError: 'closed' | 'open' };
+  readonly bodyOverLimit: 'reject' | 'pass';
   /** Per-minute limits of rule counters by name (see inspector.ts Verdict.counters). */
   readonly ruleCounters: ReadonlyMap<string, number>;
   readonly secureContext: tls.SecureContext | null;
@@ -130,7 +131,8 @@ function compileSite(cfg: SiteConfig, where: string): CompiledSite {
     pageProtection: compilePrefixTable(cfg.pageProtection.map((p) => ({ path: p.path, value: compileIpSet(p.allow) }))),
     rateLimits: compilePrefixTable(cfg.rateLimits.map((r) => ({ path: r.path, value: r.perMinute }))),
     bot: Object.freeze({ ...cfg.bot }),
-    waf: Object.freeze({ mode: cfg.waf.mode, paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4 }),
+    waf: Object.freeze({ mode: cfg.waf.mode, paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4, onError: cfg.waf.onError }),
+    bodyOverLimit: cfg.bodyOverLimit,
     ruleCounters: new Map(Object.entries(cfg.ruleCounters)),
     secureContext,
   });
