@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AdminClient } from './admin-client.js';
+import { crashReason } from './daemon-crash-reason.js';
 import { WafctlError } from './errors.js';
 import type { DaemonStatus } from './schemas/admin.js';
 
@@ -66,8 +67,7 @@ export function startDaemonInBackground(argv: readonly string[], opts: LaunchOpt
     });
     child.on('error', (error) => finish({ ok: false, reason: `cannot start the daemon: ${error.message}` }));
     child.on('exit', (code, signal) => {
-      const last = stderr.trim().split('\n').filter(Boolean).at(-1);
-      finish({ ok: false, reason: last ?? `the daemon exited (${signal ?? `code ${code}`}) before it was ready` });
+      finish({ ok: false, reason: crashReason(stderr) ?? `the daemon exited (${signal ?? `code ${code}`}) before it was ready` });
     });
   });
 }
