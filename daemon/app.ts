@@ -11,6 +11,7 @@ import { openServices, type Services } from './app-services.js';
 import { createEdgePlaceholder } from './edge-placeholder.js';
 import type { EdgeFactory, EdgeService } from './edge-service.js';
 import { createDaemonLogger } from './lifecycle/daemon-log.js';
+import { writeAdminSocketPointer } from './lifecycle/admin-socket-pointer.js';
 import { acquirePidLock, type PidLock } from './lifecycle/pid-lock.js';
 import { Shutdown } from './lifecycle/shutdown.js';
 import { listenError, prepareDataDir, StartupError } from './lifecycle/startup-errors.js';
@@ -185,6 +186,8 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
           await ensureDemoSite(store, origin.url, now);
         }
         await admin!.listen();
+        const pointer = writeAdminSocketPointer(paths.adminSocketPointer, options.adminSocket);
+        shutdown.add('admin socket pointer', async () => pointer.release());
       } catch (error) {
         logger.error({ err: error }, 'start failed');
         await stop('start failed');

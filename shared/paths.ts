@@ -15,6 +15,8 @@ export interface DataPaths {
   config: string;
   daemonConfig: string;
   adminSocket: string;
+  /** Written by a running daemon: the absolute path of its admin socket, wherever a flag put it. */
+  adminSocketPointer: string;
   pidFile: string;
   log: string;
   tlsDir: string;
@@ -36,6 +38,7 @@ export function dataPaths(dataDir: string): DataPaths {
     config: join(dir, 'config.json'),
     daemonConfig: join(dir, 'daemon.json'),
     adminSocket: join(dir, 'wafctl.sock'),
+    adminSocketPointer: join(dir, 'wafctl.sock.path'),
     pidFile: join(dir, 'wafctl.pid'),
     log: join(dir, 'daemon.log'),
     tlsDir,

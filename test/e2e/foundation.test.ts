@@ -178,6 +178,21 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
   });
 });
 
+describe('an admin socket moved by the --admin-socket flag alone', SLOW, () => {
+  it('is found by later CLI calls on the same data dir, and its pointer goes with the daemon', async () => {
+    const d = await newSandbox();
+    const socket = join(d.box.home, 'elsewhere.sock');
+    const started = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)), '--admin-socket', socket);
+    expect(started.code, started.stderr).toBe(0);
+    const status = await json<Status & { admin_socket: string }>(d, 'daemon', 'status');
+    expect(status.admin_socket).toBe(socket);
+    expect((await d.wafctl('site', 'add', 'moved.test', '--origin', 'http://127.0.0.1:8081')).code).toBe(0);
+    expect((await d.wafctl('daemon', 'stop')).code).toBe(0);
+    expect(existsSync(join(d.box.dataDir, 'wafctl.sock.path'))).toBe(false);
+    expect((await d.wafctl('daemon', 'status')).code).toBe(4);
+  });
+});
+
 describe('daemon start refuses what it cannot run on, and changes nothing', SLOW, () => {
   let blocker: Server;
   let busyPort: number;
