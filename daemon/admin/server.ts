@@ -3,10 +3,12 @@ import { dirname } from 'node:path';
 import { connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { installEnvelope } from '../api/envelope.js';
+import { ENVELOPE_SERVER_OPTIONS, installEnvelope } from '../api/envelope.js';
 import type { AdminDependencies } from './dependencies.js';
 import { accountRoutes } from './routes/account.js';
 import { daemonRoutes } from './routes/daemon.js';
+import { protectionRoutes } from './routes/protection.js';
+import { rulesRoutes } from './routes/rules.js';
 import { siteRoutes } from './routes/sites.js';
 
 // The admin socket: the local "dashboard" (DESIGN.md section 1), fastify on a unix socket in the
@@ -44,11 +46,16 @@ export async function createAdminServer(options: {
   const app = Fastify({
     loggerInstance: options.logger.child({ listener: 'admin' }),
     bodyLimit: 1024 * 1024,
+    // A :domain parameter may be a 253-character host name (fastify's default stops at 100).
+    routerOptions: { maxParamLength: 512 },
+    ...ENVELOPE_SERVER_OPTIONS,
   }) as unknown as FastifyInstance;
   installEnvelope(app);
   daemonRoutes(app, options.deps);
   siteRoutes(app, options.deps);
   accountRoutes(app, options.deps);
+  protectionRoutes(app, options.deps);
+  rulesRoutes(app, options.deps);
   for (const register of options.register ?? []) await register(app);
   await app.ready();
   let listening = false;

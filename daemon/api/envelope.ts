@@ -3,25 +3,22 @@ import secureJsonParse from 'secure-json-parse';
 import type { z } from 'zod';
 import { ERRORS, WafctlError, errorBody, type ErrorCode } from '../../shared/errors.js';
 import { describeIssues } from '../../shared/schemas/issues.js';
+import { answerClientErrors } from './client-error.js';
 import { RouteIndex } from './route-index.js';
 
 // The JSON envelope every fastify server of the daemon speaks (admin socket, management API):
 // errors are {success:false, error, message} with the status of shared/errors.ts; unknown paths are
-// 404 not_found, known paths with another method 405 method_not_allowed; 5xx details go to the log only.
+// 404 not_found, known paths with another method 405 method_not_allowed; requests the HTTP parser
+// refuses get 400 bad_request in the same shape; 5xx details go to the log only.
 // Call installEnvelope before registering routes.
 
 export function installEnvelope(app: FastifyInstance): RouteIndex {
   const index = RouteIndex.attach(app);
   acceptEmptyJson(app);
+  answerClientErrors(app.server);
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    const allowed = index.allowedMethods(path);
-    if (allowed.length > 0) {
-      return sendError(reply.header('allow', allowed.join(', ')), 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
-    }
-    return sendError(reply, 'not_found', `no route ${request.method} ${path}`);
-  });
+  INDEXES.set(app.server, index);
+  answerNotFound(app);
 
   app.setErrorHandler((error: FastifyError | WafctlError | Error, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof WafctlError) return sendError(reply, error.code, error.message);
@@ -32,6 +29,38 @@ export function installEnvelope(app: FastifyInstance): RouteIndex {
   });
 
   return index;
+}
+
+const INDEXES = new WeakMap<object, RouteIndex>();
+
+/**
+ * Constructor options for every fastify server that speaks the envelope: errors fastify raises
+ * before routing (a URL that does not decode, a path parameter over maxParamLength) get the
+ * envelope too, instead of fastify's own {error, code, statusCode} body.
+ */
+export const ENVELOPE_SERVER_OPTIONS = {
+  frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+    const message = error.code === 'FST_ERR_BAD_URL' ? 'the request path is not a valid URL (a broken %-escape?)' : error.message;
+    void sendError(reply, 'bad_request', message);
+  },
+};
+
+/**
+ * Unknown paths get 404 not_found, known paths with another method 405 method_not_allowed. A plugin
+ * registered with a prefix calls this in its own context too, so its hooks (the management API's
+ * rate-limit headers) also run for the unknown paths under its prefix.
+ */
+export function answerNotFound(app: FastifyInstance): void {
+  const index = INDEXES.get(app.server);
+  if (index === undefined) throw new Error('installEnvelope must run before answerNotFound');
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = index.allowedMethods(path);
+    if (allowed.length > 0) {
+      return sendError(reply.header('allow', allowed.join(', ')), 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+    }
+    return sendError(reply, 'not_found', `no route ${request.method} ${path}`);
+  });
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message?: string): FastifyReply {

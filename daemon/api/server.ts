@@ -4,7 +4,7 @@ import type { Server as HttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiTls } from '../tls/api-tls.js';
-import { installEnvelope } from './envelope.js';
+import { ENVELOPE_SERVER_OPTIONS, installEnvelope } from './envelope.js';
 import { createHttpsOnlyListener } from './plain-http-guard.js';
 
 // The API listener (:9443): fastify over HTTPS behind the plain-HTTP guard. It serves the management
@@ -27,6 +27,7 @@ export async function createApiServer(options: { tls: ApiTls; logger: Logger; re
     loggerInstance: options.logger.child({ listener: 'api' }),
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
+    ...ENVELOPE_SERVER_OPTIONS,
   }) as unknown as FastifyInstance;
   installEnvelope(app);
   for (const register of options.register ?? []) await register(app);

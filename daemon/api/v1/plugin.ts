@@ -3,7 +3,7 @@ import { WafctlError } from '../../../shared/errors.js';
 import { hasFeature, type FeatureKey } from '../../../shared/plans.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import { decide, rateLimitHeaders, type RateDecision } from '../../rate-limit/fixed-window.js';
-import { sendError } from '../envelope.js';
+import { answerNotFound, sendError } from '../envelope.js';
 import { authenticateSiteKey } from './auth.js';
 import type { ManagementDependencies } from './dependencies.js';
 import { geoRuleRoutes } from './routes/geo-rules.js';
@@ -43,7 +43,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
     if (!global.allowed) return tooMany(reply, global);
 
     const rateClass = request.routeOptions.config?.rateClass;
-    if (rateClass === undefined) return; // unknown route: answered by the not-found handler
+    if (rateClass === undefined) return; // unknown route: answered by the not-found handler below
     const site = authenticateSiteKey(request.headers['x-service-key'], deps.findSiteByKeyHash);
     const perKey = decide(deps.counter, `api:key:${site.key_hash}:${rateClass}`, RATE_LIMITS[rateClass], now);
     reply.headers(rateLimitHeaders(perKey));
@@ -56,6 +56,8 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
     request.site = site;
   });
 
+  // In this context, so the hook above (global limit and its headers) runs for unknown paths too.
+  answerNotFound(app);
   siteInfoRoutes(app, deps);
   ipRuleRoutes(app, deps);
   geoRuleRoutes(app, deps);
