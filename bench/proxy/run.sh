@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# The edge with the WAF off vs the plain nginx proxy (and the bare undici proxy) from
-# ../../../shared/anchors/proxy: same origin (origin-nginx), same wrk mixes (get, post), interleaved rounds.
-# usage: bench/proxy/run.sh [-m throughput|latency] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct]
+# The edge side by side with the anchors of ../../../shared/anchors/proxy: same origin (origin-nginx), same wrk
+# mixes, interleaved rounds, CPU per request of each server under test.
+# usage: bench/proxy/run.sh [-s waf|off] [-m throughput|latency|both] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct]
+#   -s waf (the issue-7 comparison): the real daemon with the WAF on (cms + CRS PL1, 2 workers) and with the WAF off,
+#          nginx + ModSecurity v3 + CRS (modsec), Apache + ModSecurity v2 + CRS (apache-modsec2), the plain nginx
+#          proxy; mixes get, post and, for the WAFs, attack (SQLi, must be 403).
+#   -s off (default; WAF off): bench/proxy/edge-server.ts (every non-rule check configured) in 1 process and 2
+#          workers, the anchors' bare undici proxy (1 and 2 workers), the plain nginx proxy; mixes get, post.
+#   -m both: throughput then latency (~240 req/s), on the same servers, one results file each.
 #   -g: before each run wait (at most GATE_MAX_WAIT s, default 120) until the machine is below that % busy.
 #   Each run records foreign_cpu_pct (CPU used by anything but the server, the origin and wrk); summarize.mjs
-#   leaves out runs above 15 % when enough undisturbed runs remain.
-# Needs nginx and wrk (apt-get install -y nginx-light wrk jq bc). Starts origin-nginx and nginx-proxy through the
-# anchors' start-anchors.sh (unless running), the edge (1 process and 2 workers) and the anchors' node-undici proxy
-# (1 and 2 workers) on 28110-28113; stops what it started, by pid.
+#   leaves out runs above 15 % when enough undisturbed runs remain, and checks the run is valid (benign: no
+#   non-2xx; attack: every response refused by every WAF).
+# Needs nginx, wrk, jq, bc; -s waf also libnginx-mod-http-modsecurity, apache2, libapache2-mod-security2,
+# modsecurity-crs (see README.md). Starts the anchors it needs through start-anchors.sh (unless running) and
+# stops what it started, by pid. BENCH_REF=<git ref> builds that commit instead of the working tree.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 ANCHORS="${ANCHORS:-$(cd "$REPO/../shared/anchors/proxy" 2>/dev/null && pwd || echo /work/shared/anchors/proxy)}"
 . "$ANCHORS/lib.sh"
 
-MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}"
-while getopts "m:r:d:o:g:" o; do case "$o" in
-  m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; g) GATE="$OPTARG";; *) sed -n 2,10p "$0"; exit 2;; esac; done
+SET=off MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}"
+while getopts "s:m:r:d:o:g:" o; do case "$o" in
+  s) SET="$OPTARG";; m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; g) GATE="$OPTARG";;
+  *) sed -n 4,18p "$0"; exit 2;; esac; done
+case "$SET" in waf|off) ;; *) echo "-s waf|off, not $SET" >&2; exit 2;; esac
+case "$MODE" in throughput|latency) MODES=("$MODE");; both) MODES=(throughput latency);; *) echo "-m throughput|latency|both, not $MODE" >&2; exit 2;; esac
+[ -z "$OUT" ] || [ ${#MODES[@]} -eq 1 ] || { echo "-o needs one mode (-m both writes one file per mode)" >&2; exit 2; }
+WORK="${BENCH_DIR:-/tmp/wafctl-bench-proxy}"
+mkdir -p "$WORK/lua" "$WORK/pids" "$HERE/results"
+TCK=$(getconf CLK_TCK)
+STAMP=$(date +%Y%m%d-%H%M%S)
+
 gate() { # waits until the machine is quiet; echoes the seconds waited
   local waited=0 b0 st0 t0 b1 st1 t1
   [ -n "$GATE" ] || { echo 0; return; }
@@ -28,34 +44,10 @@ gate() { # waits until the machine is quiet; echoes the seconds waited
   done
   echo "$waited"
 }
-if [ "$MODE" = latency ]; then THREADS=1 CONNS=5; else THREADS=2 CONNS=50; fi
-OUT="${OUT:-$HERE/results/$MODE-$(date +%Y%m%d-%H%M%S).jsonl}"
-WORK="${BENCH_DIR:-/tmp/wafctl-bench-proxy}"
-mkdir -p "$(dirname "$OUT")" "$WORK/lua" "$WORK/pids"
-TCK=$(getconf CLK_TCK)
 
 # --- servers -----------------------------------------------------------------------------------------------
+if [ "$SET" = waf ]; then NEED=(origin-nginx nginx-proxy modsec apache-modsec2); else NEED=(origin-nginx nginx-proxy); fi
 STARTED_ANCHORS=()
-for a in origin-nginx nginx-proxy; do
-  if [ -z "$(server_pid "$a")" ] || ! kill -0 "$(server_pid "$a")" 2>/dev/null; then
-    "$ANCHORS/start-anchors.sh" "$a" >&2; STARTED_ANCHORS+=("$a")
-  fi
-done
-
-# 500 blacklist entries (documentation and reserved ranges, none matching 127.0.0.1).
-SITES="$(node -e '
-  const sites = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  const list = [];
-  for (let i = 0; i < 250; i++) list.push(`198.51.${i % 256}.${(i * 7) % 256}`);
-  for (let i = 0; i < 200; i++) list.push(`203.0.${i}.0/24`);
-  for (let i = 0; i < 50; i++) list.push(`2001:db8:${i.toString(16)}::/48`);
-  sites[0].ipBlacklist = list; delete sites[0]._comment;
-  process.stdout.write(JSON.stringify(sites));' "$HERE/bench-sites.json")"
-
-# The anchors' bare undici proxy, run against this repo's undici (no npm install needed).
-mkdir -p "$WORK/node"; ln -sfn "$REPO/node_modules" "$WORK/node/node_modules"
-cp "$ANCHORS/node/proxy-undici.mjs" "$ANCHORS/node/cluster.mjs" "$WORK/node/"
-
 start_bg() { # name port cmd...
   local name="$1" port="$2"; shift 2
   ( cd "$REPO" && exec env PORT="$port" "$@" > "$WORK/$name.log" 2>&1 ) &
@@ -69,63 +61,118 @@ stop_all() {
 }
 trap stop_all EXIT
 trap "exit 1" INT TERM   # so that EXIT runs (and stops what was started) when interrupted
-# Compiled JS, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
-if [ "${SKIP_BUILD:-0}" != 1 ]; then   # SKIP_BUILD=1 reuses the last build
-  echo "compiling the edge to $WORK/dist ..." >&2
-  (cd "$REPO" && npx tsc -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
-fi
-[ -f "$WORK/dist/bench/proxy/edge-server.js" ] || { echo "tsc emitted nothing: $(tail "$WORK/tsc.log")" >&2; exit 1; }
-mkdir -p "$WORK/dist/daemon/proxy/checks/bot"
-cp "$REPO/daemon/proxy/checks/bot/scanners-user-agents.data" "$WORK/dist/daemon/proxy/checks/bot/"
-ln -sfn "$REPO/node_modules" "$WORK/dist/node_modules"
-NODE_ARGS=(node "$WORK/dist/bench/proxy/edge-server.js")
-SITES_JSON="$SITES" WORKERS=1 start_bg edge 28110 "${NODE_ARGS[@]}"
-SITES_JSON="$SITES" WORKERS=2 start_bg edge-cluster2 28111 "${NODE_ARGS[@]}"
-UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" start_bg node-undici 28112 node "$WORK/node/proxy-undici.mjs"
-UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" WORKERS=2 start_bg node-undici-cluster2 28113 node "$WORK/node/cluster.mjs" "$WORK/node/proxy-undici.mjs"
+for a in "${NEED[@]}"; do
+  if [ -z "$(server_pid "$a")" ] || ! kill -0 "$(server_pid "$a")" 2>/dev/null; then
+    "$ANCHORS/start-anchors.sh" "$a" >&2; STARTED_ANCHORS+=("$a")
+  fi
+done
 
-# name|port|pid
-SC=("nginx-proxy|$P_NGINX_PROXY|$(server_pid nginx-proxy)" "edge|28110|$(cat "$WORK/pids/edge.pid")"
-    "edge-cluster2|28111|$(cat "$WORK/pids/edge-cluster2.pid")" "node-undici|28112|$(cat "$WORK/pids/node-undici.pid")"
-    "node-undici-cluster2|28113|$(cat "$WORK/pids/node-undici-cluster2.pid")")
-MIXES=(get post)
+# Compiled JS with its data files, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
+if [ "${SKIP_BUILD:-0}" != 1 ]; then   # SKIP_BUILD=1 reuses the last build
+  SRC="$REPO"
+  if [ -n "${BENCH_REF:-}" ]; then
+    SRC="$WORK/src"; rm -rf "$SRC"; mkdir -p "$SRC"
+    git -C "$REPO" archive "$BENCH_REF" | tar -x -C "$SRC"; ln -sfn "$REPO/node_modules" "$SRC/node_modules"
+  fi
+  echo "compiling ${BENCH_REF:-the working tree} to $WORK/dist ..." >&2
+  rm -rf "$WORK/dist"
+  (cd "$SRC" && "$REPO/node_modules/.bin/tsc" -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
+  (cd "$SRC" && find daemon cli shared -type f ! -name '*.ts' ! -name '*.tsx' ! -name '*.md' -exec cp --parents {} "$WORK/dist/" \;)
+  (cd "$SRC" && git -C "$REPO" rev-parse --short "${BENCH_REF:-HEAD}" > "$WORK/dist/.commit")
+fi
+[ -f "$WORK/dist/bench/proxy/edge-server.js" ] && [ -f "$WORK/dist/daemon/main.js" ] || { echo "tsc emitted nothing: $(tail "$WORK/tsc.log")" >&2; exit 1; }
+ln -sfn "$REPO/node_modules" "$WORK/dist/node_modules"
+COMMIT="$(cat "$WORK/dist/.commit" 2>/dev/null || echo unknown)$( [ -z "${BENCH_REF:-}" ] && [ -n "$(git -C "$REPO" status --porcelain -- daemon shared)" ] && echo +worktree || true)"
+
+# name|port|pid|mixes
+SC=("nginx-proxy|$P_NGINX_PROXY|$(server_pid nginx-proxy)|get post")
+if [ "$SET" = waf ]; then
+  . "$HERE/daemon-edge.sh"
+  start_daemon_edge edge-waf 28114 on
+  start_daemon_edge edge-off 28117 off
+  SC+=("modsec|$P_MODSEC|$(server_pid modsec)|get post attack"
+       "apache-modsec2|$P_APACHE_MODSEC2|$(server_pid apache-modsec2)|get post attack"
+       "edge-waf|28114|$(cat "$WORK/pids/edge-waf.pid")|get post attack"
+       "edge-off|28117|$(cat "$WORK/pids/edge-off.pid")|get post")
+  WAFS=" modsec apache-modsec2 edge-waf "
+else
+  # 500 blacklist entries (documentation and reserved ranges, none matching 127.0.0.1).
+  SITES="$(node -e '
+    const sites = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const list = [];
+    for (let i = 0; i < 250; i++) list.push(`198.51.${i % 256}.${(i * 7) % 256}`);
+    for (let i = 0; i < 200; i++) list.push(`203.0.${i}.0/24`);
+    for (let i = 0; i < 50; i++) list.push(`2001:db8:${i.toString(16)}::/48`);
+    sites[0].ipBlacklist = list; delete sites[0]._comment;
+    process.stdout.write(JSON.stringify(sites));' "$HERE/bench-sites.json")"
+  # The anchors' bare undici proxy, run against this repo's undici (no npm install needed).
+  mkdir -p "$WORK/node"; ln -sfn "$REPO/node_modules" "$WORK/node/node_modules"
+  cp "$ANCHORS/node/proxy-undici.mjs" "$ANCHORS/node/cluster.mjs" "$WORK/node/"
+  NODE_ARGS=(node "$WORK/dist/bench/proxy/edge-server.js")
+  SITES_JSON="$SITES" WORKERS=1 start_bg edge 28110 "${NODE_ARGS[@]}"
+  SITES_JSON="$SITES" WORKERS=2 start_bg edge-cluster2 28111 "${NODE_ARGS[@]}"
+  UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" start_bg node-undici 28112 node "$WORK/node/proxy-undici.mjs"
+  UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" WORKERS=2 start_bg node-undici-cluster2 28113 node "$WORK/node/cluster.mjs" "$WORK/node/proxy-undici.mjs"
+  SC+=("edge|28110|$(cat "$WORK/pids/edge.pid")|get post" "edge-cluster2|28111|$(cat "$WORK/pids/edge-cluster2.pid")|get post"
+       "node-undici|28112|$(cat "$WORK/pids/node-undici.pid")|get post"
+       "node-undici-cluster2|28113|$(cat "$WORK/pids/node-undici-cluster2.pid")|get post")
+  WAFS=" "
+fi
 ORIGIN_PID="$(server_pid origin-nginx)"
 
-lua_for() {
-  local f="$WORK/lua/$1-$MODE.lua"
+lua_for() { # mix mode
+  local f="$WORK/lua/$1-$2.lua"
   { cat "$ANCHORS/lua/browser-headers.lua" "$ANCHORS/lua/mix-$1.lua" "$ANCHORS/lua/report.lua"
-    [ "$MODE" = latency ] && cat "$ANCHORS/lua/rate.lua"; true; } > "$f"
+    [ "$2" = latency ] && cat "$ANCHORS/lua/rate.lua"; true; } > "$f"
   echo "$f"
 }
 
-# Every server must answer the benign mixes with 200 before anything is measured.
-for s in "${SC[@]}"; do IFS='|' read -r name port pid <<< "$s"
-  code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: www.example.com' -A 'Mozilla/5.0 Chrome/124' "http://127.0.0.1:$port/")
-  [ "$code" = 200 ] || { echo "$name answers $code" >&2; exit 1; }
-  wrk -t"$THREADS" -c"$CONNS" -d3s -s "$(lua_for get)" "http://127.0.0.1:$port/" > /dev/null 2>&1 || true
+# Before anything is measured: every server answers the benign requests with 200, every WAF refuses the SQLi
+# with 403 and the others pass it; then a warm-up (the engine's JIT, undici's pools).
+UA='Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+for s in "${SC[@]}"; do IFS='|' read -r name port pid mixes <<< "$s"
+  g=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: www.example.com' -A "$UA" "http://127.0.0.1:$port/blog/?page=2&sort=date") || true
+  p=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: www.example.com' -A "$UA" --data 'comment=Nice+post&author=Jane' "http://127.0.0.1:$port/wp-comments-post.php") || true
+  a=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: www.example.com' -A "$UA" "http://127.0.0.1:$port/blog/?id=1%27%20OR%201%3D1--") || true
+  want=200; [[ "$WAFS" == *" $name "* ]] && want=403
+  [ "$g" = 200 ] && [ "$p" = 200 ] && [ "$a" = "$want" ] || { echo "$name answers GET $g, POST $p, SQLi $a (want 200, 200, $want)" >&2; exit 1; }
+  for m in $mixes; do wrk -t2 -c50 -d3s -s "$(lua_for "$m" throughput)" "http://127.0.0.1:$port/" > /dev/null 2>&1 || true; done
 done
+echo "checked: benign 200 everywhere, SQLi 403 from$WAFS(build $COMMIT)" >&2
 
-CELLS=(); for s in "${SC[@]}"; do for m in "${MIXES[@]}"; do CELLS+=("$s|$m"); done; done
-N=${#CELLS[@]}
-echo "mode=$MODE rounds=$ROUNDS ${DUR}s wrk -t$THREADS -c$CONNS, $N cells -> $OUT" >&2
-for ((r = 1; r <= ROUNDS; r++)); do
-  for ((i = 0; i < N; i++)); do
-    IFS='|' read -r name port pid mix <<< "${CELLS[$(( (i + r - 1) % N ))]}"
-    gw=$(gate)
-    s0=$(tree_ticks "$pid"); o0=$(tree_ticks "$ORIGIN_PID"); read -r b0 st0 t0 < <(sys_ticks)
-    res=$(/usr/bin/time -f '%U %S' -o "$WORK/wrk-time.txt" wrk -t"$THREADS" -c"$CONNS" -d"${DUR}s" --latency -s "$(lua_for "$mix")" "http://127.0.0.1:$port/")
-    read -r b1 st1 t1 < <(sys_ticks); s1=$(tree_ticks "$pid"); o1=$(tree_ticks "$ORIGIN_PID")
-    read -r wu ws < "$WORK/wrk-time.txt"; wrk_ticks=$(echo "($wu + $ws) * $TCK / 1" | bc)
-    json=$(grep '^JSON:' <<< "$res" | sed 's/^JSON://') || { echo "wrk failed: $res" >&2; continue; }
-    line=$(jq -c --arg mode "$MODE" --arg sc "$name" --arg mix "$mix" --argjson round "$r" \
-      --argjson sut "$(( s1 - s0 ))" --argjson org "$(( o1 - o0 ))" --argjson tck "$TCK" \
-      --argjson busy "$(( b1 - b0 ))" --argjson steal "$(( st1 - st0 ))" --argjson tot "$(( t1 - t0 ))" \
-      --argjson wrkt "$wrk_ticks" --argjson gw "$gw" \
-      '. + {mode:$mode, scenario:$sc, mix:$mix, round:$round, sut_cpu_s:($sut/$tck), origin_cpu_s:($org/$tck),
-            wrk_cpu_s:($wrkt/$tck), gate_wait_s:$gw, sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot),
-            foreign_cpu_pct:(100*($busy - $sut - $org - $wrkt)/$tot)}' <<< "$json")
-    echo "$line" >> "$OUT"
-    jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us foreign \(.foreign_cpu_pct|floor)%"' <<< "$line" >&2
+measure() { # mode out
+  local mode="$1" out="$2" threads conns cells=() n r i
+  if [ "$mode" = latency ]; then threads=1 conns=5; else threads=2 conns=50; fi
+  for s in "${SC[@]}"; do IFS='|' read -r name port pid mixes <<< "$s"; for m in $mixes; do cells+=("$name|$port|$pid|$m"); done; done
+  n=${#cells[@]}
+  echo "set=$SET mode=$mode rounds=$ROUNDS ${DUR}s wrk -t$threads -c$conns, $n cells -> $out" >&2
+  for ((r = 1; r <= ROUNDS; r++)); do
+    for ((i = 0; i < n; i++)); do
+      IFS='|' read -r name port pid mix <<< "${cells[$(( (i + r - 1) % n ))]}"
+      gw=$(gate)
+      s0=$(tree_ticks "$pid"); o0=$(tree_ticks "$ORIGIN_PID"); read -r b0 st0 t0 < <(sys_ticks)
+      res=$(/usr/bin/time -f '%U %S' -o "$WORK/wrk-time.txt" wrk -t"$threads" -c"$conns" -d"${DUR}s" --latency -s "$(lua_for "$mix" "$mode")" "http://127.0.0.1:$port/")
+      read -r b1 st1 t1 < <(sys_ticks); s1=$(tree_ticks "$pid"); o1=$(tree_ticks "$ORIGIN_PID")
+      read -r wu ws < "$WORK/wrk-time.txt"; wrk_ticks=$(echo "($wu + $ws) * $TCK / 1" | bc)
+      json=$(grep '^JSON:' <<< "$res" | sed 's/^JSON://') || { echo "wrk failed: $res" >&2; continue; }
+      waf=false; [[ "$WAFS" == *" $name "* ]] && waf=true
+      line=$(jq -c --arg mode "$mode" --arg set "$SET" --arg sc "$name" --arg mix "$mix" --argjson round "$r" --argjson waf "$waf" \
+        --arg build "$COMMIT" --argjson sut "$(( s1 - s0 ))" --argjson org "$(( o1 - o0 ))" --argjson tck "$TCK" \
+        --argjson busy "$(( b1 - b0 ))" --argjson steal "$(( st1 - st0 ))" --argjson tot "$(( t1 - t0 ))" \
+        --argjson wrkt "$wrk_ticks" --argjson gw "$gw" --arg at "$(date -u +%FT%TZ)" \
+        '. + {mode:$mode, set:$set, scenario:$sc, mix:$mix, round:$round, waf:$waf, build:$build, at:$at,
+              sut_cpu_s:($sut/$tck), origin_cpu_s:($org/$tck), wrk_cpu_s:($wrkt/$tck), gate_wait_s:$gw,
+              sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot),
+              foreign_cpu_pct:(100*($busy - $sut - $org - $wrkt)/$tot)}' <<< "$json")
+      echo "$line" >> "$out"
+      jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us foreign \(.foreign_cpu_pct|floor)%"' <<< "$line" >&2
+    done
   done
+}
+
+OUTS=()
+for mode in "${MODES[@]}"; do
+  out="${OUT:-$HERE/results/$( [ "$SET" = waf ] && echo waf- )$mode-$STAMP.jsonl}"
+  measure "$mode" "$out"; OUTS+=("$out")
 done
-node "$HERE/summarize.mjs" "$OUT"
+for out in "${OUTS[@]}"; do echo; echo "== $out"; node "$HERE/summarize.mjs" "$out"; done
