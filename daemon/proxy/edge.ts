@@ -10,10 +10,13 @@ import { JsChallenge } from './checks/bot/js-challenge.js';
 import { UserAgentClassifier } from './checks/bot/user-agent-class.js';
 import { ClientIpResolver } from './client-ip.js';
 import { DISCARD_EVENTS, type EventSink } from './events.js';
+import { applyServerLimits, DEFAULT_EDGE_LIMITS, httpServerOptions, type EdgeLimits } from './hardening/edge-limits.js';
+import { LoadShedder, type ShedderStats } from './hardening/load-shedder.js';
 import { ALLOW_ALL, type RequestInspector } from './inspector.js';
 import { DEFAULT_TIMEOUTS, OriginPools, type OriginTimeouts } from './origin-pools.js';
 import { CheckPipeline } from './pipeline.js';
 import { RequestHandler } from './request-handler.js';
+import { MODERN_TLS as EDGE_TLS } from './hardening/tls-policy.js';
 import type { EdgeSnapshot } from './snapshot.js';
 
 // The edge listener: node:http on the edge port, node:https on the TLS port with the
@@ -40,6 +43,8 @@ export interface EdgeOptions {
   connectionsPerOrigin?: number;
   /** Idle keep-alive time of client connections (default 65 s). */
   keepAliveTimeoutMs?: number;
+  /** Protocol limits, slow-client timeouts and load shedding (hardening/edge-limits.ts); defaults like nginx. */
+  limits?: Partial<EdgeLimits>;
 }
 
 export interface ListenSpec {
@@ -55,6 +60,8 @@ export class Edge {
   private readonly fallbackContext: tls.SecureContext | null;
   /** Upgraded (WebSocket) connections: the servers no longer track them, close() must. */
   private readonly tunnels = new Set<Duplex>();
+  private readonly limits: EdgeLimits;
+  private readonly shedder: LoadShedder;
 
   constructor(private readonly options: EdgeOptions) {
     this.current = options.snapshot;
@@ -66,6 +73,8 @@ export class Edge {
       new JsChallenge({ secret: options.challengeSecret, bits: options.challengeBits }),
     );
     const counters = options.counters ?? new MemoryCounterStore();
+    this.limits = { ...DEFAULT_EDGE_LIMITS, ...options.limits };
+    this.shedder = new LoadShedder(this.limits);
     this.handler = new RequestHandler({
       counters,
       snapshot: () => this.current,
@@ -76,12 +85,25 @@ export class Edge {
       sink: options.sink ?? DISCARD_EVENTS,
       maxBodyBytes: options.maxBodyBytes ?? 13 * 1024 * 1024,
       connectTimeoutMs: timeouts.connectMs,
+      limits: this.limits,
+      shedder: this.shedder,
     });
-    this.fallbackContext = options.fallbackTls ? tls.createSecureContext(options.fallbackTls) : null;
+    this.fallbackContext = options.fallbackTls ? tls.createSecureContext({ ...options.fallbackTls, ...EDGE_TLS }) : null;
   }
 
   get snapshot(): EdgeSnapshot {
     return this.current;
+  }
+
+  /** Requests admitted and shed so far in this process, and the current load signals. */
+  loadStats(): ShedderStats {
+    return this.shedder.stats();
+  }
+
+  /** Client connections open on all listeners (upgraded tunnels included). */
+  async openConnections(): Promise<number> {
+    const counts = await Promise.all(this.servers.map((s) => new Promise<number>((resolve) => s.getConnections((_e, n) => resolve(n ?? 0)))));
+    return counts.reduce((a, b) => a + b, this.tunnels.size);
   }
 
   /** Applies to every request whose head arrives after this call; open connections stay open. */
@@ -92,7 +114,7 @@ export class Edge {
 
   /** Starts the plain HTTP listener; resolves with the bound port. */
   listenHttp(spec: ListenSpec): Promise<number> {
-    const server = http.createServer({ keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 65_000 });
+    const server = http.createServer({ ...httpServerOptions(this.limits), keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 65_000 });
     server.on('request', (req, res) => this.handler.handle(req, res, false));
     server.on('upgrade', (req, socket, head) => this.handler.upgrade(req, this.track(socket), head, false));
     return this.start(server, spec);
@@ -101,6 +123,8 @@ export class Edge {
   /** Starts the HTTPS listener (SNI per site); resolves with the bound port. */
   listenHttps(spec: ListenSpec): Promise<number> {
     const server = https.createServer({
+      ...httpServerOptions(this.limits),
+      ...EDGE_TLS,
       keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 65_000,
       SNICallback: (servername, cb) => {
         const ctx = this.current.secureContextFor(servername) ?? this.fallbackContext;
@@ -116,6 +140,7 @@ export class Edge {
 
   /** Stops accepting; in-flight requests get up to drainMs to finish, then every connection is closed. */
   async close(drainMs = 0): Promise<void> {
+    this.shedder.stop();
     for (const t of this.tunnels) t.destroy();
     await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => {
       s.close(() => resolve());
@@ -139,6 +164,7 @@ export class Edge {
   }
 
   private start(server: http.Server | https.Server, spec: ListenSpec): Promise<number> {
+    applyServerLimits(server, this.limits);
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port: spec.port, host: spec.host ?? '::', backlog: 4096 }, () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { CounterStore } from '../store/counter-store.js';
+import { bufferBody, discardRest, hasBody, resumedBody } from './body-buffer.js';
 import { countryOf } from './checks/geo.js';
 import { checkRuleCounters } from './checks/rule-counters.js';
 import type { Block, CheckOutcome } from './checks/outcome.js';
@@ -11,7 +12,13 @@ import type { EdgeRequest } from './edge-request.js';
 import { accessEntry, blockEvent, ruleEvent } from './edge-events.js';
 import type { EventSink } from './events.js';
 import { clientResponseHeaders, originRequestHeaders } from './forward-headers.js';
-import type { InspectedRequest, RequestInspector, Verdict } from './inspector.js';
+import { watchBodyProgress } from './hardening/body-progress.js';
+import { bodyOverLimitEvent, engineErrorEvent } from './hardening/edge-fault-events.js';
+import type { EdgeLimits } from './hardening/edge-limits.js';
+import type { LoadShedder } from './hardening/load-shedder.js';
+import { protocolRefusal } from './hardening/request-guard.js';
+import { inspectedRequest, siteView } from './inspected-request.js';
+import type { RequestInspector, Verdict } from './inspector.js';
 import type { OriginPools } from './origin-pools.js';
 import { page } from './pages.js';
 import { normalizePath } from './path-prefix.js';
@@ -21,9 +28,9 @@ import { parseIp, type IpKey } from './ip-set.js';
 import type { EdgeSnapshot } from './snapshot.js';
 import { forwardUpgrade } from './upgrade.js';
 
-// One request through the edge: site (421/503), client IP, checks, rule groups, origin.
-// Everything a request needs from the configuration comes from the snapshot current when its
-// head arrived.
+// One request through the edge: protocol guard (400/414/431/501/505), load shedding (503), site
+// (421/503), client IP, checks, rule groups, origin. Everything a request needs from the
+// configuration comes from the snapshot current when its head arrived.
 
 export interface HandlerDeps {
   snapshot(): EdgeSnapshot;
@@ -35,22 +42,40 @@ export interface HandlerDeps {
   sink: EventSink;
   maxBodyBytes: number;
   connectTimeoutMs: number;
+  limits: EdgeLimits;
+  shedder: LoadShedder;
 }
 
+interface RequestState { blocked: boolean; upstreamTimeS?: number }
+
 const UNKNOWN_PEER: IpKey = { v: 4, n: 0, text: '0.0.0.0' };
+/** Seconds a shed client is told to wait: overload passes or persists within seconds. */
+const SHED_RETRY_AFTER_S = '1';
 
 export class RequestHandler {
+  private readonly refusedConnections = new WeakSet<object>();
+
   constructor(private readonly deps: HandlerDeps) {}
 
   /** Entry point for 'request' events; returns nothing, answers through res. */
   handle(req: IncomingMessage, res: ServerResponse, secure: boolean): void {
+    if (!this.admit(req, res, null)) return;
+    res.once('close', () => this.deps.shedder.release());
+    if (hasBody(req)) {
+      watchBodyProgress(req, this.deps.limits.bodyIdleTimeoutMs, () => {
+        // The client stopped sending its body: answer 408 if nothing was sent yet, and let go of the socket.
+        if (!res.headersSent) { this.lastOnConnection(req, res); sendPage(res, page(408, randomUUID())); }
+        req.socket.destroySoon();
+        setTimeout(() => req.socket.destroy(), 1_000).unref();
+      });
+    }
     const started = performance.now();
     const ctx = this.context(req, secure, res);
     if (!ctx) return;
     // res.socket is detached by the time 'close' fires on keep-alive connections: keep a reference.
     const socket = req.socket;
     const startBytes = socket.bytesWritten;
-    const state = { blocked: false, upstreamTimeS: undefined as number | undefined };
+    const state: RequestState = { blocked: false, upstreamTimeS: undefined };
     res.once('close', () => {
       this.deps.sink.access(accessEntry(ctx.edge, {
         status: res.statusCode, bytesSent: socket.bytesWritten - startBytes, blocked: state.blocked,
@@ -71,6 +96,9 @@ export class RequestHandler {
 
   /** Entry point for 'upgrade' events (WebSocket): the same checks, then a raw tunnel. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, secure: boolean): void {
+    if (!this.admit(req, null, socket)) return;
+    // A tunnel may last for hours: it is admitted like a request but does not hold an in-flight slot.
+    this.deps.shedder.release();
     const ctx = this.context(req, secure, null, socket);
     if (!ctx) return;
     const { edge } = ctx;
@@ -97,15 +125,43 @@ export class RequestHandler {
         const answer = siteBlockPage(site.blockResponse, edge.requestId);
         if (answer === 'drop') drop(socket); else rawPage(socket, answer);
       };
-      const view = { id: site.id, domain: site.domain, mode: site.waf.mode, paranoia: site.waf.paranoia } as const;
+      const failed = (err: unknown) => {
+        console.error(`edge: WAF engine failed on upgrade request ${edge.requestId}:`, err);
+        const closed = site.waf.onError === 'closed';
+        this.deps.sink.waf(engineErrorEvent(edge, closed));
+        if (closed) rawPage(socket, page(500, edge.requestId)); else tunnel();
+      };
       try {
-        const verdict = this.deps.inspector.inspect(inspected(edge, req, view, null));
-        if (verdict instanceof Promise) verdict.then(after, () => rawPage(socket, page(502, edge.requestId))); else after(verdict);
-      } catch { rawPage(socket, page(502, edge.requestId)); }
+        const verdict = this.deps.inspector.inspect(inspectedRequest(edge, req, siteView(site), null));
+        if (verdict instanceof Promise) verdict.then(after, failed); else after(verdict);
+      } catch (err) { failed(err); }
     };
     const outcome = this.deps.pipeline.run(edge);
     if (outcome instanceof Promise) outcome.then(proceed, () => rawPage(socket, page(502, edge.requestId)));
     else proceed(outcome);
+  }
+
+  /**
+   * The protocol guard and the load shedder, before any site logic. false: the request was answered
+   * (the connection is closed after a protocol refusal; a shed one stays open for the client's retry).
+   */
+  private admit(req: IncomingMessage, res: ServerResponse | null, socket: Duplex | null): boolean {
+    // Requests pipelined behind a refused one are parsed by node all the same: they are never
+    // handled (no response; node closes the connection once the refusal is written).
+    if (this.refusedConnections.has(req.socket)) return false;
+    const refusal = protocolRefusal(req, this.deps.limits);
+    if (refusal) {
+      this.refusedConnections.add(req.socket);
+      const p = page(refusal.status, randomUUID(), { connection: 'close' });
+      if (res) sendPage(res, p); else if (socket) rawPage(socket, p);
+      return false;
+    }
+    if (this.deps.shedder.admit() !== 'ok') {
+      const p = page(503, randomUUID(), { 'retry-after': SHED_RETRY_AFTER_S });
+      if (res) sendPage(res, p); else if (socket) rawPage(socket, p);
+      return false;
+    }
+    return true;
   }
 
   private context(req: IncomingMessage, secure: boolean, res: ServerResponse | null, socket?: Duplex): { edge: EdgeRequest; peer: IpKey } | null {
@@ -135,48 +191,69 @@ export class RequestHandler {
     if (answer === 'drop') { res.statusCode = DROPPED_STATUS; drop(socket); } else sendPage(res, answer);
   }
 
-  private inspectThenForward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, state: { blocked: boolean; upstreamTimeS?: number }): void {
+  private inspectThenForward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     const { site } = edge;
     if (site.waf.mode === 'off') { this.forward(edge, peer, req, res, null, state); return; }
-    const view = { id: site.id, domain: site.domain, mode: site.waf.mode, paranoia: site.waf.paranoia } as const;
-    const judge = (body: Buffer | null) => {
+    const view = siteView(site);
+    // body: what the engine reads; forwardBody: what the origin gets (the same bytes, or an uninspected stream).
+    const judge = (body: Buffer | null, forwardBody: Buffer | Readable | null) => {
       let verdict: ReturnType<RequestInspector['inspect']>;
       try {
-        verdict = this.deps.inspector.inspect(inspected(edge, req, view, body));
-      } catch (err) { this.fail(edge, res, err); return; }
+        verdict = this.deps.inspector.inspect(inspectedRequest(edge, req, view, body));
+      } catch (err) { this.engineFailed(edge, peer, req, res, forwardBody, state, err); return; }
       const after = (v: Verdict | null) => {
         const blocked = !!v?.block && site.waf.mode === 'on';
         if (v) for (const m of v.matches) this.deps.sink.waf(ruleEvent(edge, m, blocked));
         if (!blocked && site.waf.mode === 'on' && v?.counters?.length) {
           checkRuleCounters(edge, v.counters, this.deps.counters).then((over) => {
-            if (!over) { this.forward(edge, peer, req, res, body, state); return; }
+            if (!over) { this.forward(edge, peer, req, res, forwardBody, state); return; }
             state.blocked = true;
             this.refuse(edge, over, req.socket, res);
           }, (err) => this.fail(edge, res, err));
           return;
         }
-        if (!blocked) { this.forward(edge, peer, req, res, body, state); return; }
+        if (!blocked) { this.forward(edge, peer, req, res, forwardBody, state); return; }
         state.blocked = true;
         const answer = siteBlockPage(site.blockResponse, edge.requestId);
         if (answer === 'drop') { res.statusCode = DROPPED_STATUS; drop(req.socket); } else sendPage(res, answer);
       };
-      if (verdict instanceof Promise) verdict.then(after, (err) => this.fail(edge, res, err)); else after(verdict);
+      if (verdict instanceof Promise) verdict.then(after, (err) => this.engineFailed(edge, peer, req, res, forwardBody, state, err)); else after(verdict);
     };
-    if (!this.deps.inspector.wantsBody(view) || !hasBody(req)) { judge(null); return; }
-    readBody(req, this.deps.maxBodyBytes).then((body) => {
-      if (body === 'too-large') {
-        res.setHeader('connection', 'close');
-        sendPage(res, page(413, edge.requestId));
+    if (!this.deps.inspector.wantsBody(view) || !hasBody(req)) { judge(null, null); return; }
+    bufferBody(req, this.deps.maxBodyBytes).then((read) => {
+      if (read.kind === 'whole') { judge(read.body, read.body); return; }
+      if (site.bodyOverLimit === 'pass') {
+        // The head is still inspected; the body goes through unread, and the event says so.
+        this.deps.sink.waf(bodyOverLimitEvent(edge, this.deps.maxBodyBytes));
+        judge(null, resumedBody(read.head, req));
         return;
       }
-      judge(body);
+      discardRest(req);
+      this.lastOnConnection(req, res);
+      sendPage(res, page(413, edge.requestId));
     }, () => req.socket.destroy());
   }
 
-  private forward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, body: Buffer | null, state: { upstreamTimeS?: number }): void {
+  /** This response closes the connection; requests pipelined behind it are not handled. */
+  private lastOnConnection(req: IncomingMessage, res: ServerResponse): void {
+    this.refusedConnections.add(req.socket);
+    res.setHeader('connection', 'close');
+  }
+
+  /** The engine threw or its promise failed: the site's waf.onError decides (fail-closed by default). */
+  private engineFailed(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, forwardBody: Buffer | Readable | null, state: RequestState, err: unknown): void {
+    console.error(`edge: WAF engine failed on request ${edge.requestId}:`, err);
+    const closed = edge.site.waf.onError === 'closed';
+    this.deps.sink.waf(engineErrorEvent(edge, closed));
+    if (!closed) { this.forward(edge, peer, req, res, forwardBody, state); return; }
+    state.blocked = true;
+    if (!res.headersSent) sendPage(res, page(500, edge.requestId)); else res.destroy();
+  }
+
+  private forward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, body: Buffer | Readable | null, state: { upstreamTimeS?: number }): void {
     const { site } = edge;
     const headers = originRequestHeaders(req.headers, { peer: peer.text, peerTrusted: this.deps.clientIps.isTrusted(peer), secure: edge.secure, requestId: edge.requestId });
-    if (body) { headers['content-length'] = String(body.length); delete headers['transfer-encoding']; }
+    if (Buffer.isBuffer(body)) { headers['content-length'] = String(body.length); delete headers['transfer-encoding']; }
     const sentAt = performance.now();
     this.deps.pools.get(site).stream(
       { path: site.originBasePath + edge.uri, method: edge.method as 'GET', headers, body: body ?? (hasBody(req) ? req : null) },
@@ -208,37 +285,7 @@ function originForm(target: string): string {
   return m[1].startsWith('/') ? m[1] : `/${m[1]}`;
 }
 
-function hasBody(req: IncomingMessage): boolean {
-  const len = req.headers['content-length'];
-  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
 function isTimeout(err: Error): boolean {
   const code = (err as { code?: string }).code;
   return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) { req.removeAllListeners('data'); req.resume(); resolve('too-large'); return; }
-      chunks.push(c);
-    });
-    req.on('end', () => { if (size <= max) resolve(Buffer.concat(chunks, size)); });
-    req.on('error', reject);
-  });
-}
-
-function inspected(edge: EdgeRequest, req: IncomingMessage, site: InspectedRequest['site'], body: Buffer | null): InspectedRequest {
-  const raw = req.rawHeaders;
-  const headers: Array<readonly [string, string]> = [];
-  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i + 1]]);
-  return {
-    requestId: edge.requestId, method: edge.method, uri: edge.uri, protocol: `HTTP/${req.httpVersion}`, headers,
-    clientAddr: edge.client.text, clientPort: req.socket.remotePort ?? 0,
-    serverAddr: req.socket.localAddress ?? '', serverPort: req.socket.localPort ?? 0, body, site,
-  };
 }

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDGE_LIMITS } from '../../../../daemon/proxy/hardening/edge-limits.js';
+import { startEdge, type RunningEdge } from '../helpers.js';
+import { rawExchange, ScriptedInspector, startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
+
+// Head limits (414/431), slowloris (the head must complete in time: 408, socket closed) and slow
+// bodies (a body must keep moving: 408, socket closed), with short configured timeouts. "Nothing
+// held" is the edge's own count of open connections going back to zero.
+
+const H = 'Host: example.test\r\n';
+const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\n${H}${extra}Connection: close\r\n\r\n`;
+const headers = (n: number, size = 10) => Array.from({ length: n }, (_, i) => `X-H${i}: ${'v'.repeat(size)}\r\n`).join('');
+
+async function settled(edge: RunningEdge): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const open = await edge.edge.openConnections();
+    if (open === 0) return 0;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return edge.edge.openConnections();
+}
+
+describe('head limits: defaults like nginx', () => {
+  let origin: RecordingOrigin;
+  let edge: RunningEdge;
+  beforeAll(async () => {
+    origin = await startRecordingOrigin();
+    edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], { inspector: new ScriptedInspector() });
+  });
+  afterAll(async () => { await edge.close(); await origin.close(); });
+
+  it('documents its defaults', () => {
+    expect(DEFAULT_EDGE_LIMITS).toMatchObject({ maxUriBytes: 8192, maxHeaderBytes: 32768, maxHeaders: 100, headerTimeoutMs: 20_000, bodyIdleTimeoutMs: 60_000 });
+  });
+
+  it('a target of exactly the limit passes; one byte more is 414 and never forwarded', async () => {
+    const base = '/p?';
+    const ok = await rawExchange(edge.port, get(base + 'a'.repeat(8192 - base.length)));
+    expect(ok.statuses).toEqual([200]);
+    const heads = origin.heads.length;
+    const long = await rawExchange(edge.port, get(base + 'a'.repeat(8193 - base.length)));
+    expect(long.statuses).toEqual([414]);
+    expect(long.closedByServer).toBe(true);
+    expect(long.text).toMatch(/Request id: <code>[0-9a-f-]{36}<\/code>/);
+    expect(origin.heads.length).toBe(heads);
+  });
+
+  it('100 header fields pass; 101 is 431', async () => {
+    // Host and Connection are two of the 100.
+    expect((await rawExchange(edge.port, get('/', headers(98)))).statuses).toEqual([200]);
+    const heads = origin.heads.length;
+    const many = await rawExchange(edge.port, get('/', headers(99)));
+    expect(many.statuses).toEqual([431]);
+    expect(origin.heads.length).toBe(heads);
+  });
+
+  it('header fields over 32 KiB in total are 431, a whole head over the parser budget as well', async () => {
+    const heads = origin.heads.length;
+    const big = await rawExchange(edge.port, get('/', headers(5, 7000)));
+    expect(big.statuses).toEqual([431]);
+    const huge = await rawExchange(edge.port, get('/', headers(2, 30_000)));
+    expect(huge.statuses).toEqual([431]);
+    expect(huge.closedByServer).toBe(true);
+    expect(origin.heads.length).toBe(heads);
+  });
+});
+
+describe('configured limits and slow clients', () => {
+  let origin: RecordingOrigin;
+  let edge: RunningEdge;
+  beforeAll(async () => {
+    origin = await startRecordingOrigin();
+    edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], {
+      inspector: new ScriptedInspector(),
+      limits: { maxUriBytes: 64, maxHeaders: 6, maxHeaderBytes: 300, headerTimeoutMs: 400, bodyIdleTimeoutMs: 300 },
+    });
+  });
+  afterAll(async () => { await edge.close(); await origin.close(); });
+
+  it('applies configured URI, header count and header size limits', async () => {
+    expect((await rawExchange(edge.port, get('/' + 'a'.repeat(63)))).statuses).toEqual([200]);
+    expect((await rawExchange(edge.port, get('/' + 'a'.repeat(64)))).statuses).toEqual([414]);
+    expect((await rawExchange(edge.port, get('/', headers(4)))).statuses).toEqual([200]);
+    expect((await rawExchange(edge.port, get('/', headers(5)))).statuses).toEqual([431]);
+    expect((await rawExchange(edge.port, get('/', headers(2, 150)))).statuses).toEqual([431]);
+  });
+
+  it('slowloris: a head trickling in a byte at a time is cut with 408 at the header timeout', async () => {
+    const heads = origin.heads.length;
+    const start = `GET / HTTP/1.1\r\n${H}`;
+    const trickle = [start, ...Array.from({ length: 40 }, () => 'X')];
+    const reply = await rawExchange(edge.port, trickle, { gapMs: 50, waitMs: 3_000 });
+    expect(reply.statuses).toEqual([408]);
+    expect(reply.closedByServer).toBe(true);
+    // 400 ms timeout, checked every 100 ms: cut well before the trickle would have ended (2 s).
+    expect(reply.elapsedMs).toBeLessThan(1_500);
+    expect(origin.heads.length).toBe(heads);
+    expect(await settled(edge)).toBe(0);
+  });
+
+  it('a connection that never sends a byte is closed as well', async () => {
+    const reply = await rawExchange(edge.port, [], { waitMs: 3_000 });
+    expect(reply.closedByServer).toBe(true);
+    expect(reply.elapsedMs).toBeLessThan(1_500);
+    expect(await settled(edge)).toBe(0);
+  });
+
+  it('slow body: a body that stops moving is cut with 408, never forwarded, nothing held', async () => {
+    const heads = origin.heads.length;
+    const reply = await rawExchange(edge.port, [`POST /upload HTTP/1.1\r\n${H}Content-Length: 100\r\n\r\n`, 'x'.repeat(10)], { waitMs: 3_000 });
+    expect(reply.statuses).toEqual([408]);
+    expect(reply.closedByServer).toBe(true);
+    expect(reply.elapsedMs).toBeLessThan(1_500);
+    expect(origin.heads.length).toBe(heads);
+    expect(await settled(edge)).toBe(0);
+  });
+
+  it('a slow body that keeps moving is not cut, however long it takes in total', async () => {
+    const parts = [`POST /slow HTTP/1.1\r\n${H}Content-Length: 20\r\nConnection: close\r\n\r\n`, ...Array.from({ length: 20 }, () => 'y')];
+    // 20 bytes 60 ms apart: 1.2 s in total, four times the idle timeout, never idle for 300 ms.
+    const reply = await rawExchange(edge.port, parts, { gapMs: 60, waitMs: 4_000 });
+    expect(reply.statuses).toEqual([200]);
+    expect(reply.text).toContain('origin saw POST /slow 20');
+  });
+});
