@@ -4,6 +4,7 @@
 // rejects an append (the events are safe in the store).
 import fs from 'node:fs';
 import type { EventLogger } from './event-logger.js';
+import { writeAll } from './segment-files.js';
 
 export class AuditLog {
   private fd: number | null = null;
@@ -14,15 +15,12 @@ export class AuditLog {
     private readonly logger: EventLogger,
   ) {}
 
-  async append(text: string): Promise<void> {
+  /** Appends whole lines (UTF-8 buffers, in order). */
+  async append(lines: readonly Buffer[]): Promise<void> {
     try {
       if (this.fd === null) this.fd = await new Promise<number>((res, rej) => fs.open(this.file, 'a', 0o600, (e, fd) => (e ? rej(e) : res(fd))));
       const fd = this.fd;
-      const buf = Buffer.from(text);
-      let done = 0;
-      while (done < buf.length) {
-        done += await new Promise<number>((res, rej) => fs.write(fd, buf, done, buf.length - done, null, (e, n) => (e ? rej(e) : res(n))));
-      }
+      await writeAll(fd, lines);
       await new Promise<void>((res, rej) => fs.fdatasync(fd, (e) => (e ? rej(e) : res())));
     } catch (err) {
       this.failures++;

@@ -9,12 +9,17 @@ import type { EventLogger } from './event-logger.js';
 import type { IdSequence } from './id-sequence.js';
 import type { SegmentFiles, SegmentHandle } from './segment-files.js';
 
+/** Whole lines (UTF-8, each ending with '\n') for one segment file. */
+export interface SegmentChunk {
+  file: string;
+  data: Buffer;
+}
+
 export interface PendingAppend {
-  /** Lines to append, by segment file name (each line ends with '\n'). */
-  lines: Map<string, string[]>;
+  chunks: SegmentChunk[];
   lastId: number;
-  /** WAF lines for the audit log, already joined. */
-  audit: string | null;
+  /** WAF lines for the audit log, in id order. */
+  audit: Buffer | null;
   /** Makes the entries visible to readers (index, rollups). */
   apply(): void;
   resolve(): void;
@@ -64,14 +69,14 @@ export class GroupCommit {
     const group = this.queue;
     this.queue = [];
     if (group.length === 0) return;
-    const byFile = new Map<string, string[]>();
+    const byFile = new Map<string, Buffer[]>();
     let maxId = 0;
-    const audit: string[] = [];
+    const audit: Buffer[] = [];
     for (const p of group) {
-      for (const [file, lines] of p.lines) {
-        const all = byFile.get(file);
-        if (all) for (const l of lines) all.push(l);
-        else byFile.set(file, lines.slice());
+      for (const c of p.chunks) {
+        const all = byFile.get(c.file);
+        if (all) all.push(c.data);
+        else byFile.set(c.file, [c.data]);
       }
       if (p.lastId > maxId) maxId = p.lastId;
       if (p.audit) audit.push(p.audit);
@@ -80,12 +85,10 @@ export class GroupCommit {
     const sizes = new Map<string, number>();
     try {
       await this.ids.reserve(maxId);
-      for (const [file, lines] of byFile) {
-        const buf = Buffer.from(lines.join(''));
+      for (const [file, data] of byFile) {
         const h = await this.files.handle(file);
         touched.push(h);
-        sizes.set(file, buf.length);
-        await this.files.write(h, buf);
+        sizes.set(file, await this.files.write(h, data));
       }
       await Promise.all(touched.map((h) => this.files.sync(h)));
     } catch (err) {
@@ -102,7 +105,7 @@ export class GroupCommit {
     // The audit log is written once the group is durable in its segments (so it never holds an event
     // the store does not) and before the appends resolve, so a caller told "stored" finds its events
     // there too. AuditLog.append logs its own failures and never throws.
-    if (this.audit && audit.length) await this.audit.append(audit.join(''));
+    if (this.audit && audit.length) await this.audit.append(audit);
     for (const p of group) {
       try {
         p.apply();

@@ -34,6 +34,11 @@ export class IdSequence {
     return new IdSequence(file, Math.max(stored, maxIdSeen) + 1);
   }
 
+  /** The id the next take() starts with. */
+  peek(): number {
+    return this.next;
+  }
+
   /** Hands out `n` consecutive ids; returns the first. */
   take(n: number): number {
     const first = this.next;

@@ -15,9 +15,9 @@ import {
 import { AnalyticsPeriodSchema, type Analytics, type NewAccessEntry, type NewWafEvent } from '../../../shared/schemas/events.js';
 import { AccessRollups } from './access-rollups.js';
 import { AuditLog } from './audit-log.js';
-import { accessLine, checkAccessEntry, checkWafEvent, isBlocked, wafLine } from './entry-lines.js';
+import { ACCESS_LINES, WAF_LINES, checkAccessEntry, checkWafEvent, encodeLines, isBlocked, type LineFormat } from './entry-lines.js';
 import { stderrLogger, type EventLogger } from './event-logger.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type SegmentChunk } from './group-commit.js';
 import { IdSequence } from './id-sequence.js';
 import { snapshotPath, writeAccessSnapshot, writeWafSnapshot, type Coverage } from './index-snapshot.js';
 import { recoverAccess, recoverWaf, type RecoveryReport } from './recovery.js';
@@ -109,20 +109,21 @@ export class JsonlEventStore implements EventStore {
   }
 
   appendWafEvents(events: readonly NewWafEvent[]): Promise<number[]> {
-    return this.append('waf', events, checkWafEvent, wafLine, (e) => e.timestamp_ms, (id, e) => this.wafIndex.addWithId(id, e));
+    return this.append('waf', events, checkWafEvent, WAF_LINES, wafTimeMs, this.indexWaf);
   }
 
   appendAccessEntries(entries: readonly NewAccessEntry[]): Promise<number[]> {
-    return this.append('access', entries, checkAccessEntry, accessLine, (e) => e.timestamp * 1000, (id, e) => {
-      this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e), id);
-    });
+    return this.append('access', entries, checkAccessEntry, ACCESS_LINES, accessTimeMs, this.indexAccess);
   }
+
+  private readonly indexWaf = (id: number, e: NewWafEvent): void => this.wafIndex.addWithId(id, e);
+  private readonly indexAccess = (id: number, e: NewAccessEntry): void => this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e), id);
 
   private append<T>(
     kind: EventKind,
     entries: readonly T[],
     check: (e: unknown, i: number) => void,
-    line: (id: number, e: T) => string,
+    format: LineFormat<T>,
     timeMs: (e: T) => number,
     index: (id: number, e: T) => void,
   ): Promise<number[]> {
@@ -130,36 +131,56 @@ export class JsonlEventStore implements EventStore {
     if (!Array.isArray(entries)) return Promise.reject(new EventInputError('entries must be an array', -1));
     const n = entries.length;
     if (n === 0) return Promise.resolve([]);
-    const lines = new Map<string, string[]>();
-    const audit: string[] = [];
     try {
       for (let i = 0; i < n; i++) check(entries[i], i);
     } catch (err) {
       return Promise.reject(err);
     }
-    const first = this.ids.take(n);
-    for (let i = 0; i < n; i++) {
-      const e = entries[i];
-      const file = this.segmentName[kind](dayOfMs(timeMs(e)));
-      const text = line(first + i, e);
-      const list = lines.get(file);
-      if (list) list.push(text);
-      else lines.set(file, [text]);
-      if (kind === 'waf') audit.push(text);
+    const first = this.ids.peek();
+    const ids = new Array<number>(n);
+    for (let i = 0; i < n; i++) ids[i] = first + i;
+    let chunks: SegmentChunk[];
+    let audit: Buffer | null = null;
+    try {
+      chunks = this.encode(kind, ids, entries, format, timeMs);
+      if (kind === 'waf' && this.audit) audit = chunks.length === 1 ? chunks[0].data : encodeLines(ids, entries, format);
+    } catch (err) {
+      // Fields the checks do not look at can still defeat JSON (a BigInt, a cycle).
+      return Promise.reject(new EventInputError(`entries cannot be stored as JSON: ${(err as Error).message}`, -1));
     }
+    this.ids.take(n);
     return new Promise<number[]>((resolve, reject) => {
       this.commit.submit({
-        lines,
+        chunks,
         lastId: first + n - 1,
-        audit: this.audit && audit.length ? audit.join('') : null,
+        audit,
         apply: () => {
           for (let i = 0; i < n; i++) index(first + i, entries[i]);
           this.dirty = true;
         },
-        resolve: () => resolve(Array.from({ length: n }, (_, i) => first + i)),
+        resolve: () => resolve(ids),
         reject,
       });
     });
+  }
+
+  /** The lines of one append, one chunk per day segment (almost always just one). */
+  private encode<T>(kind: EventKind, ids: number[], entries: readonly T[], format: LineFormat<T>, timeMs: (e: T) => number): SegmentChunk[] {
+    const name = this.segmentName[kind];
+    const n = entries.length;
+    const day0 = dayOfMs(timeMs(entries[0]));
+    let i = 1;
+    while (i < n && dayOfMs(timeMs(entries[i])) === day0) i++;
+    if (i === n) return [{ file: name(day0), data: encodeLines(ids, entries, format) }];
+    const byDay = new Map<number, { ids: number[]; entries: T[] }>();
+    for (let j = 0; j < n; j++) {
+      const day = dayOfMs(timeMs(entries[j]));
+      let g = byDay.get(day);
+      if (!g) byDay.set(day, (g = { ids: [], entries: [] }));
+      g.ids.push(ids[j]);
+      g.entries.push(entries[j]);
+    }
+    return [...byDay].map(([day, g]) => ({ file: name(day), data: encodeLines(g.ids, g.entries, format) }));
   }
 
   async searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
@@ -252,5 +273,8 @@ export class JsonlEventStore implements EventStore {
     this.timers.push(t);
   }
 }
+
+const wafTimeMs = (e: NewWafEvent): number => e.timestamp_ms;
+const accessTimeMs = (e: NewAccessEntry): number => e.timestamp * 1000;
 
 export const openJsonlEventStore = (options: JsonlEventStoreOptions): Promise<JsonlEventStore> => JsonlEventStore.open(options);

@@ -42,10 +42,9 @@ export class SegmentFiles {
     return handle;
   }
 
-  /** Appends all of `buf` (loops over short writes). */
-  async write(h: SegmentHandle, buf: Buffer): Promise<void> {
-    let done = 0;
-    while (done < buf.length) done += await call<number>((cb) => fs.write(h.fd, buf, done, buf.length - done, null, cb));
+  /** Appends all of `data` with one writev (loops over short writes); returns the bytes written. */
+  write(h: SegmentHandle, data: readonly Buffer[]): Promise<number> {
+    return writeAll(h.fd, data);
   }
 
   sync(h: SegmentHandle): Promise<void> {
@@ -83,4 +82,17 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   } finally {
     fs.close(fd, () => undefined);
   }
+}
+
+/** Writes every buffer, in order, at the end of an append-mode descriptor; returns the byte count. */
+export async function writeAll(fd: number, data: readonly Buffer[]): Promise<number> {
+  let total = 0;
+  for (const b of data) total += b.length;
+  let done = await call<number>((cb) => fs.writev(fd, data as Buffer[], cb));
+  if (done < total) {
+    // A short write (rare: signals, quotas): finish the rest from one buffer.
+    const rest = Buffer.concat(data as Buffer[]);
+    while (done < total) done += await call<number>((cb) => fs.write(fd, rest, done, total - done, null, cb));
+  }
+  return total;
 }

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// One durable-append variant of our event store, quick to repeat and to profile: where
+// store-bench.mjs insert runs the whole matrix, this runs one cell (or a few), several times,
+// and prints rows/s, CPU µs per row and the foreign load of each run.
+//
+//   node bench/events/append-bench.mjs [--kind waf|access] [--batch 100] [--writers 1,8]
+//        [--rows 100000] [--reps 3] [--target empty|full] [--api objects|lines]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/events/append-bench.mjs --writers 8
+//
+// Build first: npx tsc -p bench/events/tsconfig.json. Rows come from the anchor's generated
+// data ($EVENTS_ANCHOR_DATA/waf.jsonl, access.jsonl). "empty" appends to a new directory;
+// "full" to the loaded data set (<data>/ours/events; new day segments removed afterwards).
+// --api lines: the rows are handed over as JSON text (appendWafLines/appendAccessLines),
+// the ingestion API's entry point for bodies it has already validated.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadRows } from './anchor/lib/jsonl.mjs';
+import { dataDir, wafFile, accessFile, metaFile } from './anchor/lib/paths.mjs';
+import { nowMs, summarize, median, cpuWindow } from './anchor/lib/measure.mjs';
+import { Session } from 'node:inspector/promises';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const { openJsonlEventStore } = await import(path.join(here, '../../dist/daemon/store/events/jsonl-event-store.js'));
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt; };
+const kind = opt('kind', 'waf');
+const batch = Number(opt('batch', 100));
+const writersList = String(opt('writers', '1,8')).split(',').map(Number);
+const rows = Number(opt('rows', 100_000));
+const reps = Number(opt('reps', 3));
+const target = opt('target', 'empty');
+const api = opt('api', 'objects');
+// --profile DIR: a CPU profile of the append window only (not the open, close or data load).
+const profileDir = opt('profile', null);
+const log = (...a) => console.error(new Date().toISOString().slice(11, 19), ...a);
+const quiet = { info() {}, warn: (m, f) => log('store warn:', m, JSON.stringify(f ?? {})), error: (m, f) => log('store error:', m, JSON.stringify(f ?? {})) };
+
+const shiftDays = 90; // as store-bench: new rows arrive after the data set's last hour
+// Fresh objects without `id`, as the ingestion API (zod output) and the proxy hand them over.
+// (`delete r.id` would leave them in V8's slow dictionary mode: JSON.stringify then costs
+// ~25% more, a cost no caller of the store has.)
+const shift = target === 'full' ? shiftDays : 0;
+const src = loadRows(kind === 'waf' ? wafFile : accessFile, rows).map(({ id: _id, ...r }) =>
+  kind === 'waf' ? { ...r, timestamp_ms: r.timestamp_ms + shift * 86_400_000 } : { ...r, timestamp: r.timestamp + shift * 86_400 });
+const batches = [];
+for (let i = 0; i < src.length; i += batch) {
+  const b = src.slice(i, i + batch);
+  batches.push(api === 'lines' ? b.map((e) => JSON.stringify(e)) : b);
+}
+
+const fullDir = path.join(dataDir, 'ours', 'events');
+const scratch = path.join(dataDir, 'ours', 'append-scratch');
+
+function saveIndex(dir) {
+  const backup = path.join(dataDir, 'ours', 'index-backup');
+  fs.rmSync(backup, { recursive: true, force: true });
+  fs.cpSync(path.join(dir, 'index'), backup, { recursive: true });
+  return backup;
+}
+
+function restoreIndex(dir, backup) {
+  fs.rmSync(path.join(dir, 'index'), { recursive: true, force: true });
+  fs.renameSync(backup, path.join(dir, 'index'));
+}
+
+async function runOnce(writers) {
+  const dir = target === 'full' ? fullDir : scratch;
+  if (target === 'empty') fs.rmSync(scratch, { recursive: true, force: true });
+  const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  // The data set's index files are put back afterwards: a snapshot that lists the new (then
+  // deleted) segments would make the next open rebuild the index without them.
+  const indexBackup = target === 'full' ? saveIndex(dir) : null;
+  const clock = target === 'full' ? () => JSON.parse(fs.readFileSync(metaFile, 'utf8')).end_ms : Date.now;
+  const store = await openJsonlEventStore({ dir, logger: quiet, retentionEveryMs: 0, snapshotEveryMs: 0, clock });
+  const append =
+    api === 'lines'
+      ? kind === 'waf' ? (b) => store.appendWafLines(b) : (b) => store.appendAccessLines(b)
+      : kind === 'waf' ? (b) => store.appendWafEvents(b) : (b) => store.appendAccessEntries(b);
+  const lat = [];
+  let next = 0;
+  const session = profileDir ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  const cpu = cpuWindow();
+  const t0 = nowMs();
+  const writer = async () => {
+    while (next < batches.length) {
+      const b = batches[next++];
+      const t = nowMs();
+      await append(b);
+      lat.push(nowMs() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: writers }, writer));
+  const secs = (nowMs() - t0) / 1000;
+  const c = cpu();
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(path.join(profileDir, `append-${target}-${kind}-w${writers}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+  await store.close();
+  if (target === 'empty') fs.rmSync(scratch, { recursive: true, force: true });
+  else {
+    for (const f of fs.readdirSync(dir)) if (!before.has(f)) fs.rmSync(path.join(dir, f), { force: true });
+    restoreIndex(dir, indexBackup);
+  }
+  return { rows_per_s: Math.round(src.length / secs), cpu_us_per_row: +((c.own_cpu_ms * 1000) / src.length).toFixed(2), commit_ms: summarize(lat), foreign: c.foreign_cpu_pct_of_box };
+}
+
+const out = [];
+for (const writers of writersList) {
+  const runs = [];
+  for (let rep = 1; rep <= reps; rep++) {
+    const r = await runOnce(writers);
+    runs.push(r);
+    log(`${target} ${kind} ${api} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row, commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
+  }
+  out.push({ target, kind, api, batch, writers, rows: src.length, rows_per_s_median: median(runs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(runs.map((r) => r.cpu_us_per_row)), foreign: runs.map((r) => r.foreign), runs });
+}
+console.log(JSON.stringify(out.map(({ runs, ...s }) => s)));
