@@ -91,7 +91,12 @@ function rawBodyFor(template: fc.Arbitrary<unknown>, hugeBytes: number): fc.Arbi
 export function mutated(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const keys = Object.keys(fields);
   return fc
-    .tuple(fc.record(fields), fc.nat({ max: keys.length - 1 }), fc.constantFrom('keep', 'drop', 'replace', 'extra', 'proto'), anyJsonValue)
+    .tuple(
+      fc.record(fields),
+      fc.nat({ max: keys.length - 1 }),
+      fc.oneof({ weight: 5, arbitrary: fc.constant('keep') }, { weight: 4, arbitrary: fc.constantFrom('drop', 'replace', 'extra', 'proto') }),
+      anyJsonValue,
+    )
     .map(([record, index, how, value]) => {
       const out: Record<string, unknown> = { ...record };
       const key = keys[index];
