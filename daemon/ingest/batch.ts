@@ -27,26 +27,40 @@ export function entriesOf(body: unknown): unknown[] | BodyShapeProblem {
   return { kind: 'not_object_or_array' };
 }
 
+/**
+ * How entries of one kind are judged: `check` is the fast twin of `schema` (entry-check.ts) and
+ * answers for the accepted; a refused entry is explained by the schema itself.
+ */
+export interface EntryRules<T> {
+  check(raw: unknown): T | null;
+  schema: z.ZodType<T>;
+}
+
 export function splitBatch<T extends { host: string }>(
   entries: unknown[],
-  schema: z.ZodType<T>,
+  rules: EntryRules<T>,
   hostProblem: (host: string) => string | null,
 ): SplitBatch<T> {
   const accepted: SplitBatch<T>['accepted'] = [];
   const errors: EntryError[] = [];
-  entries.forEach((raw, index) => {
+  for (let index = 0; index < entries.length; index++) {
+    const raw = entries[index];
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       errors.push({ index, error: 'entry must be a JSON object' });
-      return;
+      continue;
     }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      errors.push({ index, error: describeIssues(parsed.error) });
-      return;
+    let entry = rules.check(raw);
+    if (entry === null) {
+      const parsed = rules.schema.safeParse(raw);
+      if (!parsed.success) {
+        errors.push({ index, error: describeIssues(parsed.error) });
+        continue;
+      }
+      entry = parsed.data; // the twin drifted from the schema: the schema is the contract
     }
-    const problem = hostProblem(parsed.data.host);
+    const problem = hostProblem(entry.host);
     if (problem !== null) errors.push({ index, error: `host: ${problem}` });
-    else accepted.push({ index, entry: parsed.data });
-  });
+    else accepted.push({ index, entry });
+  }
   return { accepted, errors };
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { AccessEntryInSchema, type AccessEntryIn, WafEventInSchema, type WafEventIn } from '../../shared/schemas/ingest.js';
+import type { AccessEntryIn, WafEventIn } from '../../shared/schemas/ingest.js';
 import { decide, rateLimitHeaders, type WindowCounter } from '../rate-limit/fixed-window.js';
-import { entriesOf, splitBatch, type EntryError } from './batch.js';
+import { entriesOf, splitBatch, type EntryError, type EntryRules } from './batch.js';
+import { ENTRY_CHECKS } from './entry-check.js';
+import { useIngestJsonParser } from './json-body.js';
 import { ruleGroupOf, type RuleGroup } from './rule-group.js';
 
 // POST /api/vector/waf and /api/vector/access (spec sections 2.8, 2.9, 4, 7, 8). Answers use the
@@ -36,7 +37,8 @@ export interface IngestDependencies {
 interface Endpoint<In extends { host: string }, Stored> {
   path: string;
   kind: 'waf' | 'access';
-  schema: z.ZodType<In>;
+  rules: EntryRules<In>;
+  /** Completes the entry the rules built (a fresh object of ours, so it is completed in place). */
   toStored(entry: In, siteId: number): Stored;
   store(deps: IngestDependencies, entries: Stored[]): Promise<void>;
 }
@@ -44,16 +46,25 @@ interface Endpoint<In extends { host: string }, Stored> {
 const wafEndpoint: Endpoint<WafEventIn, StoredWafInput> = {
   path: '/api/vector/waf',
   kind: 'waf',
-  schema: WafEventInSchema,
-  toStored: (entry, siteId) => ({ ...entry, site_id: siteId, group: ruleGroupOf(entry.waf_file, entry.rule_id) }),
+  rules: ENTRY_CHECKS.waf,
+  toStored(entry, siteId) {
+    const stored = entry as StoredWafInput;
+    stored.site_id = siteId;
+    stored.group = ruleGroupOf(entry.waf_file, entry.rule_id);
+    return stored;
+  },
   store: (deps, entries) => deps.storeWaf(entries),
 };
 
 const accessEndpoint: Endpoint<AccessEntryIn, StoredAccessInput> = {
   path: '/api/vector/access',
   kind: 'access',
-  schema: AccessEntryInSchema,
-  toStored: (entry, siteId) => ({ ...entry, site_id: siteId }),
+  rules: ENTRY_CHECKS.access,
+  toStored(entry, siteId) {
+    const stored = entry as StoredAccessInput;
+    stored.site_id = siteId;
+    return stored;
+  },
   store: (deps, entries) => deps.storeAccess(entries),
 };
 
@@ -71,6 +82,7 @@ function fail(reply: FastifyReply, status: number, message: string, errors: stri
 
 export async function ingestPlugin(app: FastifyInstance, opts: { deps: IngestDependencies }): Promise<void> {
   const { deps } = opts;
+  useIngestJsonParser(app);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -142,18 +154,19 @@ async function ingest(
   }
   if (entries.length === 0) return reply.code(200).send({ message: 'No entries', processed: 0 });
 
-  const siteIds = new Map<string, number>();
-  const { accepted, errors } = splitBatch(entries, endpoint.schema, (host) => {
-    const site = deps.siteOf(caller.accountId, host.toLowerCase());
-    if ('problem' in site) return site.problem;
-    siteIds.set(host, site.siteId);
-    return null;
+  // A batch usually names one or a few hosts: each is looked up once.
+  const sites = new Map<string, { siteId: number } | { problem: string }>();
+  const { accepted, errors } = splitBatch(entries, endpoint.rules, (host) => {
+    let site = sites.get(host);
+    if (site === undefined) sites.set(host, (site = deps.siteOf(caller.accountId, host.toLowerCase())));
+    return 'problem' in site ? site.problem : null;
   });
 
   if (accepted.length === 0) {
     return fail(reply, 400, 'No valid entries', errors.map(asLine));
   }
-  await endpoint.store(deps, accepted.map(({ entry }) => endpoint.toStored(entry, siteIds.get(entry.host)!)));
+  const stored = accepted.map(({ entry }) => endpoint.toStored(entry, (sites.get(entry.host) as { siteId: number }).siteId));
+  await endpoint.store(deps, stored);
 
   if (errors.length === 0) {
     return reply.code(200).send({ message: `Processed ${accepted.length} entries`, processed: accepted.length });

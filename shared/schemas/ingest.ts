@@ -4,14 +4,21 @@ import { IpAddressSchema } from './ip.js';
 // Log ingestion entries (spec 2.8, 2.9). Timestamps must be integers: WAF events in milliseconds,
 // access entries in seconds; strings are refused. Unknown extra fields are accepted and dropped.
 
-const MAX_URI = 8192;
-const MAX_TEXT = 4096;
-const HTTP_METHOD = z.string().min(1).max(32).regex(/^[A-Za-z][A-Za-z-]*$/, 'must be an HTTP method token');
-const HOST = z.string().min(1).max(253);
+// The bounds are exported for the daemon's hot-path twin of these schemas (daemon/ingest/entry-check.ts),
+// which is property-tested to accept and refuse exactly what they do.
+export const MAX_URI = 8192;
+export const MAX_TEXT = 4096;
+export const MAX_HOST = 253;
+export const MAX_METHOD = 32;
+export const MAX_WAF_FILE = 1024;
+export const MAX_RULE_ID = 32;
+export const HTTP_METHOD_TOKEN = /^[A-Za-z][A-Za-z-]*$/;
+const HTTP_METHOD = z.string().min(1).max(MAX_METHOD).regex(HTTP_METHOD_TOKEN, 'must be an HTTP method token');
+const HOST = z.string().min(1).max(MAX_HOST);
 
 // 2001-09-09 .. 2100-01-01: catches seconds sent as milliseconds and the reverse.
-const MS_MIN = 1_000_000_000_000;
-const MS_MAX = 4_102_444_800_000;
+export const MS_MIN = 1_000_000_000_000;
+export const MS_MAX = 4_102_444_800_000;
 
 export const SEVERITIES = ['CRITICAL', 'WARNING', 'NOTICE'] as const;
 
@@ -21,8 +28,8 @@ export const WafEventInSchema = z.object({
   client_ip: IpAddressSchema,
   uri: z.string().min(1).max(MAX_URI),
   method: HTTP_METHOD,
-  waf_file: z.string().max(1024),
-  rule_id: z.string().min(1).max(32),
+  waf_file: z.string().max(MAX_WAF_FILE),
+  rule_id: z.string().min(1).max(MAX_RULE_ID),
   severity: z.enum(SEVERITIES),
   msg: z.string().max(MAX_TEXT),
   user_agent: z.string().max(MAX_TEXT).optional(),
