@@ -49,6 +49,8 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
       challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
       fallbackTls: init.tls,
       inspector: createEngineInspector(warmRuleGroups(init.crsDir)),
+      limits: init.hardening.limits,
+      maxBodyBytes: init.hardening.maxBodyBytes,
     });
     const http = await edge.listenHttp({ port: init.ports.edge, host: init.host });
     const https = await edge.listenHttps({ port: init.ports.edgeTls, host: init.host });

@@ -1,3 +1,4 @@
+import type { EdgeHardening } from '../options/edge-limits-of.js';
 import type { EdgeConfigInput } from '../proxy/snapshot-input.js';
 
 // Messages between the daemon (node:cluster primary) and its edge workers (--workers N > 1).
@@ -24,6 +25,8 @@ export interface InitMessage {
   challengeSecret: string;
   /** --crs-dir: each worker compiles the rule groups itself (compiled rules cannot cross IPC). */
   crsDir: string;
+  /** Request limits, slow-client timeouts and shedding bounds (the edge_* options); each worker sheds on its own. */
+  hardening: EdgeHardening;
 }
 export interface SnapshotMessage { type: typeof SNAPSHOT; input: EdgeConfigInput }
 export interface StopMessage { type: typeof STOP; drainMs: number }

@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { EdgeFactory, EdgeService } from '../edge-service.js';
+import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import { serveWorker } from '../proxy/cluster-ipc.js';
 import type { EventSink } from '../proxy/events.js';
 import { edgeConfigFromSites } from '../proxy/from-config.js';
@@ -29,7 +30,7 @@ export interface ClusteredEdgeOptions {
 }
 
 export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory {
-  return ({ store, logger, tls }): EdgeService => {
+  return ({ options: daemonOptions, store, logger, tls }): EdgeService => {
     cluster.setupPrimary({ exec: WORKER_ENTRY, args: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     const workers = new Set<Worker>();
     let stopping = false;
@@ -74,7 +75,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
 
     return {
       async listen(host, ports) {
-        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crsDir: options.crsDir };
+        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crsDir: options.crsDir, hardening: edgeHardeningOf(daemonOptions) };
         try {
           // Every worker listens with the same arguments (port 0 included): the primary then hands them
           // all the one handle it bound for the first.

@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 // and default. Precedence is flags > env > daemon.json > defaults (DESIGN.md section 1). Adding a
 // setting is adding a row here and a field to DaemonOptions.
 
-export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'bool' | 'host' | 'cidrs';
+/** millis: a duration in ms (1 ms-24 h); bytes: a size (1 byte-1 TiB); limit: a whole number where 0 means "off". */
+export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'bool' | 'host' | 'cidrs' | 'millis' | 'bytes' | 'limit';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -30,6 +31,20 @@ export interface DaemonOptions {
   vulndbRefreshUrl: string | null;
   /** Hours between two fetches of vulndbRefreshUrl. */
   vulndbRefreshHours: number;
+  /** Edge hardening (daemon/proxy/hardening/edge-limits.ts, SECURITY.md): request head limits, slow clients, shedding. */
+  edgeHeaderTimeoutMs: number;
+  edgeBodyIdleTimeoutMs: number;
+  edgeMaxUriBytes: number;
+  edgeMaxHeaderBytes: number;
+  edgeMaxHeaders: number;
+  /** Largest request body the WAF inspects (CRS's SecRequestBodyLimit); larger ones follow the site's body_over_limit. */
+  edgeMaxBodyBytes: number;
+  /** Per edge worker; 0: unbounded. */
+  edgeMaxInFlight: number;
+  /** 0: no shedding on event-loop delay. */
+  edgeShedLoopDelayMs: number;
+  /** Per edge listener and worker; 0: unbounded. */
+  edgeMaxConnections: number;
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -63,10 +78,21 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'ingestRateLimit', flag: 'ingest-rate-limit', env: 'WAFCTL_INGEST_RATE_LIMIT', file: 'ingest_rate_limit', kind: 'rate', fallback: () => 100, help: 'ingestion requests per minute per token and endpoint' },
   { key: 'vulndbRefreshUrl', flag: 'vulndb-refresh-url', env: 'WAFCTL_VULNDB_REFRESH_URL', file: 'vulndb_refresh_url', kind: 'url', fallback: () => null, help: 'vulnerability feed URL to re-import on an interval' },
   { key: 'vulndbRefreshHours', flag: 'vulndb-refresh-hours', env: 'WAFCTL_VULNDB_REFRESH_HOURS', file: 'vulndb_refresh_hours', kind: 'count', fallback: () => 24, help: 'hours between two vulnerability feed refreshes' },
+  { key: 'edgeHeaderTimeoutMs', flag: 'edge-header-timeout-ms', env: 'WAFCTL_EDGE_HEADER_TIMEOUT_MS', file: 'edge_header_timeout_ms', kind: 'millis', fallback: () => 20_000, help: 'a request head must arrive within this many ms (408, slowloris)' },
+  { key: 'edgeBodyIdleTimeoutMs', flag: 'edge-body-idle-timeout-ms', env: 'WAFCTL_EDGE_BODY_IDLE_TIMEOUT_MS', file: 'edge_body_idle_timeout_ms', kind: 'millis', fallback: () => 60_000, help: 'a request body idle this many ms is cut (408)' },
+  { key: 'edgeMaxUriBytes', flag: 'edge-max-uri-bytes', env: 'WAFCTL_EDGE_MAX_URI_BYTES', file: 'edge_max_uri_bytes', kind: 'bytes', fallback: () => 8192, help: 'longest request target (414)' },
+  { key: 'edgeMaxHeaderBytes', flag: 'edge-max-header-bytes', env: 'WAFCTL_EDGE_MAX_HEADER_BYTES', file: 'edge_max_header_bytes', kind: 'bytes', fallback: () => 32_768, help: 'largest request header fields in total (431)' },
+  { key: 'edgeMaxHeaders', flag: 'edge-max-headers', env: 'WAFCTL_EDGE_MAX_HEADERS', file: 'edge_max_headers', kind: 'count', fallback: () => 100, help: 'most request header fields (431)' },
+  { key: 'edgeMaxBodyBytes', flag: 'edge-max-body-bytes', env: 'WAFCTL_EDGE_MAX_BODY_BYTES', file: 'edge_max_body_bytes', kind: 'bytes', fallback: () => 13 * 1024 * 1024, help: 'largest request body the WAF inspects (larger: the site\'s body_over_limit)' },
+  { key: 'edgeMaxInFlight', flag: 'edge-max-in-flight', env: 'WAFCTL_EDGE_MAX_IN_FLIGHT', file: 'edge_max_in_flight', kind: 'limit', fallback: () => 1024, help: 'requests one edge worker handles at once, more get 503 (0: unbounded)' },
+  { key: 'edgeShedLoopDelayMs', flag: 'edge-shed-loop-delay-ms', env: 'WAFCTL_EDGE_SHED_LOOP_DELAY_MS', file: 'edge_shed_loop_delay_ms', kind: 'limit', fallback: () => 250, help: 'shed with 503 while the event loop lags more than this (0: off)' },
+  { key: 'edgeMaxConnections', flag: 'edge-max-connections', env: 'WAFCTL_EDGE_MAX_CONNECTIONS', file: 'edge_max_connections', kind: 'limit', fallback: () => 20_000, help: 'open client connections per edge listener and worker (0: unbounded)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
 /** Settings a running daemon cannot change on reload (listeners and files are bound at start). */
 export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
+  'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
+  'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections',
 ]);

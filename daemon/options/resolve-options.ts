@@ -91,6 +91,9 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       if (!Number.isInteger(n) || n < 1 || n > 100_000_000) throw problem('must be a whole number of requests per minute, at least 1');
       return n;
     }
+    case 'millis': return wholeNumber(value, 1, 86_400_000, problem, 'must be a whole number of milliseconds from 1 to 86400000');
+    case 'bytes': return wholeNumber(value, 1, 2 ** 40, problem, 'must be a whole number of bytes, at least 1');
+    case 'limit': return wholeNumber(value, 0, 100_000_000, problem, 'must be a whole number, 0 to turn the limit off');
     case 'bool': {
       if (typeof value === 'boolean') return value;
       const text = String(value).toLowerCase();
@@ -126,4 +129,10 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       return value;
     }
   }
+}
+
+function wholeNumber(value: Raw, min: number, max: number, problem: (what: string) => OptionsError, what: string): number {
+  const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw problem(what);
+  return n;
 }

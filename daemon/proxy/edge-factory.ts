@@ -1,4 +1,5 @@
 import type { EdgeFactory, EdgeService } from '../edge-service.js';
+import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import type { EventStore } from '../store/event-store.js';
 import type { CounterStore } from '../store/counter-store.js';
 import { Edge } from './edge.js';
@@ -23,7 +24,8 @@ export interface ProxyEdgeOptions {
 }
 
 export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactory {
-  return ({ store, logger, tls }): EdgeService => {
+  return ({ options, store, logger, tls }): EdgeService => {
+    const hardening = edgeHardeningOf(options);
     const sink: EventSink = extra.eventStore ? storeSink(extra.eventStore, (err) => logger.error({ err }, 'edge: event write failed')) : DISCARD_EVENTS;
     const edge = new Edge({
       snapshot: buildEdgeSnapshot(edgeConfigFromSites(store.snapshot().sites)),
@@ -33,6 +35,8 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
       trustedProxies: extra.trustedProxies,
       challengeSecret: extra.challengeSecret,
       fallbackTls: { cert: tls.cert, key: tls.key },
+      limits: hardening.limits,
+      maxBodyBytes: hardening.maxBodyBytes,
     });
     const unsubscribe = store.onChange((snapshot) => {
       try {

@@ -10,7 +10,7 @@ import { JsChallenge } from './checks/bot/js-challenge.js';
 import { UserAgentClassifier } from './checks/bot/user-agent-class.js';
 import { ClientIpResolver } from './client-ip.js';
 import { DISCARD_EVENTS, type EventSink } from './events.js';
-import { applyServerLimits, DEFAULT_EDGE_LIMITS, httpServerOptions, type EdgeLimits } from './hardening/edge-limits.js';
+import { applyServerLimits, edgeLimits, httpServerOptions, type EdgeLimits } from './hardening/edge-limits.js';
 import { LoadShedder, type ShedderStats } from './hardening/load-shedder.js';
 import { ALLOW_ALL, type RequestInspector } from './inspector.js';
 import { DEFAULT_TIMEOUTS, OriginPools, type OriginTimeouts } from './origin-pools.js';
@@ -73,7 +73,7 @@ export class Edge {
       new JsChallenge({ secret: options.challengeSecret, bits: options.challengeBits }),
     );
     const counters = options.counters ?? new MemoryCounterStore();
-    this.limits = { ...DEFAULT_EDGE_LIMITS, ...options.limits };
+    this.limits = edgeLimits(options.limits);
     this.shedder = new LoadShedder(this.limits);
     this.handler = new RequestHandler({
       counters,

@@ -35,6 +35,16 @@ export const DEFAULT_EDGE_LIMITS: Readonly<EdgeLimits> = Object.freeze({
   maxConnections: 20_000,
 });
 
+/** The defaults with what is set in `partial` (undefined fields keep their default). */
+export function edgeLimits(partial: Partial<EdgeLimits> = {}): EdgeLimits {
+  const limits: EdgeLimits = { ...DEFAULT_EDGE_LIMITS };
+  for (const key of Object.keys(limits) as Array<keyof EdgeLimits>) {
+    const value = partial[key];
+    if (value !== undefined) limits[key] = value;
+  }
+  return limits;
+}
+
 /**
  * node:http settings that enforce the limits inside the parser (llhttp). Node counts the request
  * line and the headers together against maxHeaderSize, so it gets the sum of both budgets; the
