@@ -1,7 +1,7 @@
 // The real AdminApi: shared/admin-client.ts (undici over the admin socket, answers parsed with the
 // shared schemas). Kept apart from the interface so unit tests never load undici.
 import { AdminClient } from '../shared/admin-client.js';
-import type { AdminApi, NewSite, SiteChanges } from './admin-api.js';
+import type { AdminApi, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
 import { VulnDbAdminClient } from './vulndb-admin-client.js';
 
 type AddBody = Parameters<AdminClient['addSite']>[0];
@@ -51,6 +51,36 @@ export class SocketAdminApi implements AdminApi {
   }
   newSiteKey(domain: string) {
     return this.client.siteKey(domain);
+  }
+  listRateLimits(domain: string) {
+    return this.client.listRateLimits(domain);
+  }
+  addRateLimit(domain: string, path: string, perMinute: number) {
+    return this.client.addRateLimit(domain, { path, per_minute: perMinute });
+  }
+  removeRateLimit(domain: string, path: string) {
+    return this.client.removeRateLimit(domain, path);
+  }
+  listProtectedPages(domain: string) {
+    return this.client.listProtectedPages(domain);
+  }
+  addProtectedPage(domain: string, path: string, allow: string[]) {
+    return this.client.addProtectedPage(domain, { path, allow });
+  }
+  removeProtectedPage(domain: string, path: string) {
+    return this.client.removeProtectedPage(domain, path);
+  }
+  getBot(domain: string) {
+    return this.client.getBot(domain);
+  }
+  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }) {
+    return this.client.setBot(domain, bot);
+  }
+  getRules(domain: string) {
+    return this.client.getRules(domain);
+  }
+  setRules(domain: string, files: SetRulesBody) {
+    return this.client.setRules(domain, files);
   }
   getAccount() {
     return this.client.getAccount();

@@ -2,7 +2,10 @@
 // commands can be tested with an in-memory fake and run for real over shared/admin-client.ts.
 // Every method throws an error with a table `code` (shared/errors.ts) on failure; an absent daemon
 // is `daemon_unreachable`.
+import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
+
+export type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody };
 
 export interface SiteView {
   id: number;
@@ -14,6 +17,21 @@ export interface SiteView {
   has_key: boolean;
   created_at: string;
   updated_at: string;
+  /** Protection settings (`wafctl site set`); absent from older daemons. */
+  settings?: SiteSettingsView;
+}
+
+export interface SiteSettingsView {
+  mode: 'on' | 'detect' | 'off';
+  paranoia: number;
+  inbound_threshold: number;
+  outbound_threshold: number;
+  groups: { cms: boolean; crs: boolean };
+  block_response: '403' | '404' | 'drop';
+  on_engine_error: 'closed' | 'open';
+  body_over_limit: 'reject' | 'pass';
+  is_default: boolean;
+  tls: 'site' | 'generated';
 }
 
 export interface DaemonStatusView {
@@ -56,6 +74,17 @@ export interface SiteChanges {
   origin?: string;
   plan?: string;
   aliases?: string[];
+  mode?: 'on' | 'detect' | 'off';
+  paranoia?: number;
+  inbound_threshold?: number;
+  outbound_threshold?: number;
+  groups?: { cms?: boolean; crs?: boolean };
+  block_response?: '403' | '404' | 'drop';
+  on_engine_error?: 'closed' | 'open';
+  body_over_limit?: 'reject' | 'pass';
+  is_default?: boolean;
+  /** PEM texts; null: back to the edge's generated certificate. */
+  tls?: { cert: string; key: string } | null;
 }
 
 export interface AdminApi {
@@ -70,6 +99,18 @@ export interface AdminApi {
   deleteSite(domain: string): Promise<SiteView>;
   /** Generates the site's key, or replaces it (the old one stops working at once). */
   newSiteKey(domain: string): Promise<{ api_key: string }>;
+  listRateLimits(domain: string): Promise<RateLimitView[]>;
+  /** Answers the site's whole list after the change. */
+  addRateLimit(domain: string, path: string, perMinute: number): Promise<RateLimitView[]>;
+  removeRateLimit(domain: string, path: string): Promise<RateLimitView[]>;
+  listProtectedPages(domain: string): Promise<ProtectedPageView[]>;
+  addProtectedPage(domain: string, path: string, allow: string[]): Promise<ProtectedPageView[]>;
+  removeProtectedPage(domain: string, path: string): Promise<ProtectedPageView[]>;
+  getBot(domain: string): Promise<BotView>;
+  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }): Promise<BotView>;
+  getRules(domain: string): Promise<RulesView>;
+  /** User SecLang files (text + absolute path); null removes one. The daemon validates by loading. */
+  setRules(domain: string, files: SetRulesBody): Promise<RulesView>;
   getAccount(): Promise<AccountView>;
   setApiAccess(enabled: boolean): Promise<AccountView>;
   listTokens(): Promise<TokenListItem[]>;

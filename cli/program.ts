@@ -11,6 +11,8 @@ import { registerIngest } from './commands/ingest/index.js';
 import { registerIpRulesCommands } from './commands/ip-rules/index.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs/index.js';
+import { registerProtectCommands } from './commands/protect/index.js';
+import { registerRulesCommands } from './commands/rules/index.js';
 import { registerSiteCommands } from './commands/site/index.js';
 import { registerTokenCommands } from './commands/token/index.js';
 import { registerVulnCommands } from './commands/vuln/index.js';
@@ -45,6 +47,9 @@ export function buildProgram(deps: CommandDeps): Command {
   // Subcommands copy the settings above (exit override, output) when created with .command().
   registerDaemonCommands(program, deps);
   registerSiteCommands(program, deps);
+  // Protection settings and rules of a site (issue 7), on the admin socket.
+  registerProtectCommands(program, deps);
+  registerRulesCommands(program, deps);
   registerTokenCommands(program, deps);
   registerAccountCommands(program, deps);
   registerLogin(program, deps);

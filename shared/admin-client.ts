@@ -5,8 +5,12 @@ import { dataPaths } from './paths.js';
 import {
   AccountViewSchema, ApiKeySchema, CreatedTokenSchema, DaemonStatusSchema, ReloadedSchema, RevokedTokenSchema,
   SiteSchema, SiteWithKeySchema, StoppingSchema, TokenViewSchema,
-  type AddSiteBody, type UpdateSiteBody,
+  type AddSiteBody,
 } from './schemas/admin.js';
+import {
+  BotViewSchema, ProtectedPageViewSchema, RateLimitViewSchema, RulesViewSchema,
+  type SetRulesBody, type UpdateSiteBody,
+} from './schemas/site-settings.js';
 
 // Typed client for the admin socket (daemon/admin/ROUTES.md): HTTP/1.1 over the unix socket with
 // undici. Every answer is parsed with the shared schema; an error answer or an unreachable socket is
@@ -46,6 +50,17 @@ export class AdminClient {
   deleteSite(domain: string) { return this.#call('DELETE', sitePath(domain), SiteSchema); }
   /** Generates or regenerates the site key; the clear key is in the answer and nowhere else. */
   siteKey(domain: string) { return this.#call('POST', `${sitePath(domain)}/key`, ApiKeySchema); }
+
+  listRateLimits(domain: string) { return this.#call('GET', `${sitePath(domain)}/rate-limits`, z.array(RateLimitViewSchema)); }
+  addRateLimit(domain: string, body: { path: string; per_minute: number }) { return this.#call('POST', `${sitePath(domain)}/rate-limits`, z.array(RateLimitViewSchema), body); }
+  removeRateLimit(domain: string, path: string) { return this.#call('DELETE', `${sitePath(domain)}/rate-limits`, z.array(RateLimitViewSchema), { path }); }
+  listProtectedPages(domain: string) { return this.#call('GET', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema)); }
+  addProtectedPage(domain: string, body: { path: string; allow: string[] }) { return this.#call('POST', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), body); }
+  removeProtectedPage(domain: string, path: string) { return this.#call('DELETE', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), { path }); }
+  getBot(domain: string) { return this.#call('GET', `${sitePath(domain)}/bot`, BotViewSchema); }
+  setBot(domain: string, body: { enabled: boolean; challenge?: 'js' | 'off' }) { return this.#call('PUT', `${sitePath(domain)}/bot`, BotViewSchema, body); }
+  getRules(domain: string) { return this.#call('GET', `${sitePath(domain)}/rules`, RulesViewSchema); }
+  setRules(domain: string, body: SetRulesBody) { return this.#call('PUT', `${sitePath(domain)}/rules`, RulesViewSchema, body); }
 
   getAccount() { return this.#call('GET', '/admin/account', AccountViewSchema); }
   setApiAccess(enabled: boolean) { return this.#call('PUT', '/admin/account', AccountViewSchema, { api_access: enabled }); }

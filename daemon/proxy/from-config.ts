@@ -32,7 +32,16 @@ function siteInput(site: StoredSite): SiteInput {
     rateLimits: p.rate_limits.map((r) => ({ path: r.path, perMinute: r.per_minute })),
     bot: { enabled: p.bot.enabled, challenge: p.bot.challenge },
     blockResponse: p.block_response === 'drop' ? 'drop' : p.block_response === '404' ? 404 : 403,
-    waf: { mode: p.waf.mode, paranoia: p.waf.paranoia, onError: p.waf.on_error ?? 'closed' },
+    waf: {
+      mode: p.waf.mode,
+      paranoia: p.waf.paranoia,
+      onError: p.waf.on_error ?? 'closed',
+      inboundThreshold: p.waf.inbound_threshold,
+      outboundThreshold: p.waf.outbound_threshold,
+      groups: { cms: p.waf.groups.cms, crs: p.waf.groups.crs },
+      rulesBefore: p.waf.rules_before ? { name: p.waf.rules_before.path, text: p.waf.rules_before.text } : null,
+      rulesAfter: p.waf.rules_after ? { name: p.waf.rules_after.path, text: p.waf.rules_after.text } : null,
+    },
     bodyOverLimit: p.body_over_limit ?? 'reject',
     tls: site.tls ?? null,
   };

@@ -7,6 +7,7 @@ import { canonicalIpOrCidr } from '../../shared/schemas/ip.js';
 
 const IpEntry = z.string().refine((v) => canonicalIpOrCidr(v) !== null, { message: 'must be an IPv4/IPv6 address or CIDR' });
 const RequestPath = z.string().min(1).max(2048).refine((p) => p.startsWith('/'), { message: 'must start with /' });
+const UserRules = z.object({ name: z.string().min(1), text: z.string() });
 const Hostname = z.string().min(1).max(253).regex(/^[A-Za-z0-9.-]+$/, 'must be a host name (letters, digits, dots, hyphens)');
 
 export const SiteInputSchema = z.object({
@@ -39,7 +40,15 @@ export const SiteInputSchema = z.object({
     paranoia: z.number().int().min(1).max(4).default(1),
     /** When the engine fails on a request: 'closed' blocks it (500 page + WAF event), 'open' forwards it. */
     onError: z.enum(['closed', 'open']).default('closed'),
-  }).default({ mode: 'on', paranoia: 1, onError: 'closed' }),
+    /** CRS anomaly score thresholds (tx.inbound/outbound_anomaly_score_threshold). */
+    inboundThreshold: z.number().int().min(1).default(5),
+    outboundThreshold: z.number().int().min(1).default(4),
+    /** Rule groups: a group that is off is not loaded. */
+    groups: z.object({ cms: z.boolean(), crs: z.boolean() }).default({ cms: true, crs: true }),
+    /** User SecLang loaded before CRS (after crs-setup) and after CRS and cms; name: the file's absolute path. */
+    rulesBefore: UserRules.nullable().default(null),
+    rulesAfter: UserRules.nullable().default(null),
+  }).default({ mode: 'on', paranoia: 1, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, rulesBefore: null, rulesAfter: null }),
   /** A body over the inspection limit: 'reject' answers 413, 'pass' forwards it uninspected with an event. */
   bodyOverLimit: z.enum(['reject', 'pass']).default('reject'),
   /** Per-minute limits of the rule counters (Verdict.counters) per client IP; wp_login feeds on cms rules 200103/200140. */

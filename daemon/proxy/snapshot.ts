@@ -2,12 +2,18 @@ import tls from 'node:tls';
 import { z } from 'zod';
 import { compileIpSet, type IpSet } from './ip-set.js';
 import { compilePrefixTable, type PrefixTable } from './path-prefix.js';
+import { announceRuleSettings, RuleSettingsInterner, type WafRuleSettings } from '../waf/rule-settings.js';
 import { EdgeConfigInputSchema, type EdgeConfigInput, type SiteConfig } from './snapshot-input.js';
 
 // An EdgeSnapshot is the data plane's whole view of the configuration, compiled once by
 // buildEdgeSnapshot() and never mutated: a request reads the snapshot current when it
 // arrived, so swapping one in (Edge.setSnapshot) applies to the next request without locks,
 // restarts or dropped connections.
+// Each site's engine settings (paranoia, thresholds, groups, user rule files) are one frozen
+// WafRuleSettings shared by every site with the same values; after a build the snapshot announces
+// them so the engine compiles new combinations before requests need them (daemon/waf/rule-groups.ts).
+
+export type { WafRuleSettings } from '../waf/rule-settings.js';
 
 export type BlockResponse = 403 | 404 | 'drop';
 
@@ -29,7 +35,13 @@ export interface CompiledSite {
   readonly pageProtection: PrefixTable<IpSet>;
   readonly rateLimits: PrefixTable<number>;
   readonly bot: { readonly enabled: boolean; readonly challenge: 'js' | 'off'; readonly blockAutomated: boolean };
-  readonly waf: { readonly mode: 'on' | 'detect' | 'off'; readonly paranoia: 1 | 2 | 3 | 4; readonly onError: 'closed' | 'open' };
+  readonly waf: {
+    readonly mode: 'on' | 'detect' | 'off';
+    readonly paranoia: 1 | 2 | 3 | 4;
+    readonly onError: 'closed' | 'open';
+    /** What the engine compiles for this site; the inspector reads it as `request.site.rules`. */
+    readonly rules: WafRuleSettings;
+  };
   readonly bodyOverLimit: 'reject' | 'pass';
   /** Per-minute limits of rule counters by name (see inspector.ts Verdict.counters). */
   readonly ruleCounters: ReadonlyMap<string, number>;
@@ -60,8 +72,9 @@ export function buildEdgeSnapshot(input: EdgeConfigInput | unknown): EdgeSnapsho
   const byHost = new Map<string, CompiledSite>();
   const sites: CompiledSite[] = [];
   let defaultSite: CompiledSite | null = null;
+  const interner = new RuleSettingsInterner();
   parsed.data.sites.forEach((cfg, i) => {
-    const site = compileSite(cfg, `sites[${i}]`);
+    const site = compileSite(cfg, `sites[${i}]`, interner);
     sites.push(site);
     for (const host of site.hosts) {
       const other = byHost.get(host);
@@ -74,6 +87,7 @@ export function buildEdgeSnapshot(input: EdgeConfigInput | unknown): EdgeSnapsho
     }
   });
   const fallback = defaultSite as CompiledSite | null;
+  announceRuleSettings(interner.all());
   return Object.freeze({
     version: ++versions,
     sites: Object.freeze(sites),
@@ -102,7 +116,7 @@ export function hostKey(host: string): string {
   return h.toLowerCase();
 }
 
-function compileSite(cfg: SiteConfig, where: string): CompiledSite {
+function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInterner): CompiledSite {
   const origin = new URL(cfg.origin);
   const port = origin.port || (origin.protocol === 'https:' ? '443' : '80');
   let secureContext: tls.SecureContext | null = null;
@@ -131,7 +145,19 @@ function compileSite(cfg: SiteConfig, where: string): CompiledSite {
     pageProtection: compilePrefixTable(cfg.pageProtection.map((p) => ({ path: p.path, value: compileIpSet(p.allow) }))),
     rateLimits: compilePrefixTable(cfg.rateLimits.map((r) => ({ path: r.path, value: r.perMinute }))),
     bot: Object.freeze({ ...cfg.bot }),
-    waf: Object.freeze({ mode: cfg.waf.mode, paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4, onError: cfg.waf.onError }),
+    waf: Object.freeze({
+      mode: cfg.waf.mode,
+      paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4,
+      onError: cfg.waf.onError,
+      rules: interner.intern({
+        paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4,
+        inboundThreshold: cfg.waf.inboundThreshold,
+        outboundThreshold: cfg.waf.outboundThreshold,
+        groups: cfg.waf.groups,
+        before: cfg.waf.rulesBefore,
+        after: cfg.waf.rulesAfter,
+      }),
+    }),
     bodyOverLimit: cfg.bodyOverLimit,
     ruleCounters: new Map(Object.entries(cfg.ruleCounters)),
     secureContext,

@@ -2,21 +2,30 @@ import type { Waf } from '../engine/waf.js';
 import type { InspectedRequest, RequestInspector, RuleMatch, Verdict } from '../proxy/inspector.js';
 import type { Severity } from '../proxy/events.js';
 import type { RuleGroups } from './rule-groups.js';
+import type { WafRuleSettings } from './rule-settings.js';
 
 // The edge's RequestInspector backed by the SecLang engine: one transaction per request through
 // phases 1 and 2, its logged matches as WAF events, its interruption as the block. A site in
 // detect mode is inspected the same way and never blocked. Rule counters are the TX variables
-// `wafctl_counter_<name>` a rule set (see proxy/inspector.ts).
+// `wafctl_counter_<name>` a rule set (see proxy/inspector.ts). Each site runs the rule set of its
+// own settings (snapshot `waf.rules`, handed over as `request.site.rules`).
 
 const COUNTER_PREFIX = 'wafctl_counter_';
 const CMS_FIRST_ID = 200000;
 const CMS_LAST_ID = 200999;
 
+type SiteView = InspectedRequest['site'] & { readonly rules?: WafRuleSettings };
+
 export function createEngineInspector(groups: RuleGroups): RequestInspector {
   return {
     wantsBody: () => true,
-    inspect: (request) => inspect(groups.forParanoia(request.site.paranoia), request),
+    inspect: (request) => inspect(wafFor(groups, request.site), request),
   };
+}
+
+function wafFor(groups: RuleGroups, site: SiteView): Waf {
+  // Without the settings (an edge that does not pass them), the default rules at the site's level.
+  return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
 
 function inspect(waf: Waf, request: InspectedRequest): Verdict | null {
@@ -28,8 +37,7 @@ function inspect(waf: Waf, request: InspectedRequest): Verdict | null {
     method: request.method,
     uri: request.uri,
     protocol: request.protocol,
-    // Node decoded header values as UTF-8; the engine reads bytes (engine/CONTRACT.md).
-    headers: request.headers.map(([name, value]) => [name, Buffer.from(value, 'utf8').toString('latin1')] as [string, string]),
+    headers: engineHeaders(request.headers),
     body: request.body ?? undefined,
   });
   const interruption = tx.processRequest();
@@ -50,6 +58,24 @@ function inspect(waf: Waf, request: InspectedRequest): Verdict | null {
   for (const entry of tx.tx.entries()) if (entry.key.startsWith(COUNTER_PREFIX)) counters.push(entry.key.slice(COUNTER_PREFIX.length));
   if (interruption === null && matches.length === 0 && counters.length === 0) return null;
   return { block: interruption !== null && request.site.mode === 'on', matches, counters };
+}
+
+// The engine reads bytes, one char per byte (engine/CONTRACT.md). node:http already hands header
+// values over that way (it decodes them as latin1), so they pass as they are: no copy per request.
+// (The previous Buffer.from(value, 'utf8') re-encoding also turned every non-ASCII byte into two.)
+// Only a value with a char above 0xff, which node never produces but another caller might, is
+// encoded as UTF-8 bytes.
+const NOT_A_BYTE_STRING = /[^\x00-\xff]/;
+
+export function engineHeaders(headers: InspectedRequest['headers']): Array<[string, string]> {
+  let out: Array<[string, string]> | null = null;
+  for (let i = 0; i < headers.length; i++) {
+    const value = headers[i][1];
+    if (!NOT_A_BYTE_STRING.test(value)) continue;
+    out ??= headers.map(([n, v]) => [n, v] as [string, string]);
+    out[i] = [headers[i][0], Buffer.from(value, 'utf8').toString('latin1')];
+  }
+  return out ?? (headers as Array<[string, string]>);
 }
 
 function severityOf(name: string): Severity {

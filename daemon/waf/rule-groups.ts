@@ -1,65 +1,144 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { defaultRegistries } from '../engine/default-registries.js';
-import { loadCrs, Waf, type ConfigSource } from '../engine/waf.js';
+import type { Waf } from '../engine/waf.js';
+import { compileRuleSet, ruleCount, type CrsLocation } from './rule-set-builder.js';
+import { defaultRuleSettings, onRuleSettingsAnnounced, withoutUserFiles, type WafRuleSettings } from './rule-settings.js';
 
-// The rule groups of DESIGN.md section 3 step 8, compiled once per paranoia level a site uses:
-// the engine's base settings, then the Core Rule Set (its crs-setup.conf, the WordPress exclusions
-// on, the level), then our own `cms` WordPress rules. Without CRS the daemon runs the cms group
-// alone and says so in `daemon status`.
+export { BASE_SETTINGS, CMS_RULES, findCrs, type CrsLocation } from './rule-set-builder.js';
 
-const HERE = fileURLToPath(new URL('.', import.meta.url));
-export const BASE_SETTINGS = join(HERE, 'base-settings.conf');
-export const CMS_RULES = join(HERE, '..', 'proxy', 'rules', 'cms', 'wordpress.conf');
-const DEBIAN_CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
+// One compiled Waf per distinct combination of per-site settings (rule-settings.ts), built once
+// and shared by every site with the same settings, and by every RuleGroups of the process that
+// uses the same CRS (the admin socket's validation and `rules show` reuse what the edge compiled).
+// Loading CRS takes about a second, so compiles never happen on the request path: a snapshot
+// announces its settings and they are compiled in the background; until one is ready, a site keeps
+// the rule set it had (or, first time, the default at its paranoia level). A combination that does
+// not compile (a user file with an error) is logged once; its site runs the same settings without
+// its user files.
 
-// crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
-const WORDPRESS_EXCLUSIONS: ConfigSource = {
-  text: 'SecAction "id:900130,phase:1,nolog,pass,t:none,setvar:tx.crs_exclusions_wordpress=1"',
-  name: '<wordpress exclusions>',
-};
+export type RuleSetOutcome =
+  | { readonly ok: true; readonly waf: Waf; readonly rules: number }
+  | { readonly ok: false; readonly error: string };
 
-export interface CrsLocation {
-  rulesDir: string;
-  setupFile: string;
+interface Entry {
+  outcome: RuleSetOutcome | null; // null: queued
+  announcedAt: number;
 }
 
-/** Where CRS lives under --crs-dir (rules/ and a crs-setup.conf beside it or Debian's), or null. */
-export function findCrs(crsDir: string): CrsLocation | null {
-  const rulesDir = join(crsDir, 'rules');
-  if (!existsSync(join(rulesDir, 'REQUEST-901-INITIALIZATION.conf'))) return null;
-  const setupFile = [join(crsDir, 'crs-setup.conf'), join(crsDir, 'crs-setup.conf.example'), DEBIAN_CRS_SETUP].find((f) => existsSync(f));
-  return setupFile ? { rulesDir, setupFile } : null;
+/** Combinations no snapshot has named for this long are dropped (their memory is a CRS each). */
+const IDLE_MS = 10 * 60_000;
+
+const shared = new Map<string, Entry>();
+const cacheKey = (crs: CrsLocation | null, settings: WafRuleSettings) => `${crs ? `${crs.rulesDir}|${crs.setupFile}` : '-'}|${settings.key}`;
+
+export interface RuleGroupsOptions {
+  /** Where a combination that fails to compile is reported (the daemon's log). */
+  log?: (message: string) => void;
+  /** Compile what snapshots announce in the background (default true). */
+  prepareAnnounced?: boolean;
 }
 
 export class RuleGroups {
-  private readonly byLevel = new Map<number, Waf>();
-
-  constructor(readonly crs: CrsLocation | null) {}
-
-  /** The compiled rule set for a paranoia level (1-4), built on first use. */
-  forParanoia(level: number): Waf {
-    let waf = this.byLevel.get(level);
-    if (waf === undefined) {
-      waf = this.compile(level);
-      this.byLevel.set(level, waf);
+  /** Per-request fast path: settings object (interned per snapshot) -> its Waf. */
+  private readonly bySettings = new WeakMap<WafRuleSettings, Waf>();
+  /** The last rule set each site ran: what it keeps while its new one is built or when that fails. */
+  private readonly lastBySite = new Map<number, Waf>();
+  private readonly queue: WafRuleSettings[] = [];
+  private draining = false;
+  private readonly log: (message: string) => void;
+  // Kept as a field: the announcement registry holds listeners weakly.
+  private readonly onAnnounce = (list: readonly WafRuleSettings[]) => {
+    const now = Date.now();
+    for (const settings of list) {
+      const entry = shared.get(cacheKey(this.crs, settings));
+      if (entry) entry.announcedAt = now;
+      else this.prepare(settings);
     }
+    const keep = cacheKey(this.crs, defaultRuleSettings(1)); // the last-resort fallback stays
+    for (const [key, entry] of shared) if (key !== keep && now - entry.announcedAt > IDLE_MS && entry.outcome !== null) shared.delete(key);
+  };
+
+  constructor(readonly crs: CrsLocation | null, options: RuleGroupsOptions = {}) {
+    this.log = options.log ?? ((message) => console.error(message));
+    if (options.prepareAnnounced !== false) onRuleSettingsAnnounced(this.onAnnounce);
+  }
+
+  /** The default rule set at a paranoia level (1-4), compiled now if it is not yet (start-up warm-up). */
+  forParanoia(level: number): Waf {
+    const outcome = this.load(defaultRuleSettings(level as 1 | 2 | 3 | 4));
+    if (!outcome.ok) throw new Error(`the default rule set does not load: ${outcome.error}`);
+    return outcome.waf;
+  }
+
+  /** Compiles a combination now unless it is known; never throws. For validation and `rules show`. */
+  load(settings: WafRuleSettings): RuleSetOutcome {
+    const key = cacheKey(this.crs, settings);
+    const known = shared.get(key);
+    if (known?.outcome) return known.outcome;
+    let outcome: RuleSetOutcome;
+    try {
+      const waf = compileRuleSet(settings, this.crs);
+      outcome = { ok: true, waf, rules: ruleCount(waf) };
+    } catch (error) {
+      outcome = { ok: false, error: (error as Error).message };
+    }
+    shared.set(key, { outcome, announcedAt: known?.announcedAt ?? Date.now() });
+    return outcome;
+  }
+
+  /** Queues a compile off the request path (one per event-loop turn). */
+  prepare(settings: WafRuleSettings): void {
+    const key = cacheKey(this.crs, settings);
+    if (shared.has(key)) return;
+    shared.set(key, { outcome: null, announcedAt: Date.now() });
+    this.queue.push(settings);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    const next = this.queue.shift();
+    if (!next) { this.draining = false; return; }
+    const key = cacheKey(this.crs, next);
+    const entry = shared.get(key);
+    if (entry && entry.outcome === null) shared.delete(key); // let load() compile it
+    const outcome = this.load(next);
+    if (!outcome.ok) {
+      this.log(`WAF rule set ${next.key} does not load, its sites run without their user rule files: ${outcome.error}`);
+      this.prepare(withoutUserFiles(next));
+    }
+    setImmediate(() => this.drain());
+  }
+
+  /**
+   * The rule set for a request of `siteId` with these settings. Never compiles on the request path
+   * (except once, if not even the default at paranoia 1 was built before listening).
+   */
+  forSite(siteId: number, settings: WafRuleSettings): Waf {
+    let waf = this.bySettings.get(settings);
+    if (waf === undefined) {
+      const entry = shared.get(cacheKey(this.crs, settings));
+      if (entry?.outcome?.ok) {
+        waf = entry.outcome.waf;
+        this.bySettings.set(settings, waf);
+      } else {
+        if (!entry) this.prepare(settings);
+        return this.fallback(siteId, settings, entry?.outcome ?? null);
+      }
+    }
+    if (this.lastBySite.get(siteId) !== waf) this.lastBySite.set(siteId, waf);
     return waf;
   }
 
-  private compile(level: number): Waf {
-    const base: ConfigSource = { file: BASE_SETTINGS };
-    const cms: ConfigSource = { file: CMS_RULES };
-    if (this.crs === null) return Waf.load([base, cms], { registries: defaultRegistries });
-    return loadCrs({
-      registries: defaultRegistries,
-      rulesDir: this.crs.rulesDir,
-      setupFile: this.crs.setupFile,
-      before: [base],
-      afterSetup: [WORDPRESS_EXCLUSIONS],
-      paranoiaLevel: level,
-      after: [cms],
-    });
+  private fallback(siteId: number, settings: WafRuleSettings, outcome: RuleSetOutcome | null): Waf {
+    if (outcome && !outcome.ok) {
+      // Failed: the same settings without the user files, once compiled.
+      const plain = shared.get(cacheKey(this.crs, withoutUserFiles(settings)))?.outcome;
+      if (plain?.ok) return plain.waf;
+    }
+    const previous = this.lastBySite.get(siteId);
+    if (previous) return previous;
+    const atLevel = shared.get(cacheKey(this.crs, defaultRuleSettings(settings.paranoia)))?.outcome;
+    if (atLevel?.ok) return atLevel.waf;
+    return this.forParanoia(1);
   }
 }

@@ -27,6 +27,16 @@ export const ProtectedPageSchema = z.object({
   path: z.string().min(1).max(1024),
   allow: z.array(z.string()),
 });
+/** A user SecLang file loaded before or after CRS: its text as validated (see daemon/admin/README.md). */
+export const UserRuleFileSchema = z.object({
+  /** Absolute path it was read from: its name in file:line messages and the base of relative Includes. */
+  path: z.string().min(1).max(4096),
+  text: z.string().max(1024 * 1024),
+  sha256: Sha256Hex,
+  set_at: Timestamp,
+});
+export type UserRuleFile = z.infer<typeof UserRuleFileSchema>;
+
 export const ProtectionSchema = z.object({
   waf: z.object({
     mode: z.enum(WAF_MODES),
@@ -36,6 +46,10 @@ export const ProtectionSchema = z.object({
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
     /** (absent: 'closed') fail-closed blocks with a 500 page and a WAF event; fail-open forwards. */
     on_error: z.enum(ENGINE_FAILURE_MODES).optional(),
+    /** (absent: none) User SecLang loaded before CRS (after the engine's base settings). */
+    rules_before: UserRuleFileSchema.nullable().optional(),
+    /** (absent: none) User SecLang loaded after CRS and the cms group. */
+    rules_after: UserRuleFileSchema.nullable().optional(),
   }),
   /** (absent: 'reject') a request body over the inspection limit: 413, or forwarded uninspected with an event. */
   body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),
@@ -92,6 +106,20 @@ export const SiteSchema = z.object({
   has_key: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The settings `wafctl site set` changes (absent from daemons older than this field). */
+  settings: z.object({
+    mode: z.enum(WAF_MODES),
+    paranoia: z.number().int(),
+    inbound_threshold: z.number().int(),
+    outbound_threshold: z.number().int(),
+    groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
+    block_response: z.enum(BLOCK_RESPONSES),
+    on_engine_error: z.enum(ENGINE_FAILURE_MODES),
+    body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES),
+    is_default: z.boolean(),
+    /** 'site': the operator's certificate; 'generated': the edge's own. */
+    tls: z.enum(['site', 'generated']),
+  }).optional(),
 });
 export type Site = z.infer<typeof SiteSchema>;
 
@@ -106,6 +134,18 @@ export function siteView(site: StoredSite): Site {
     has_key: site.key_hash !== null,
     created_at: site.created_at,
     updated_at: site.updated_at,
+    settings: {
+      mode: site.protection.waf.mode,
+      paranoia: site.protection.waf.paranoia,
+      inbound_threshold: site.protection.waf.inbound_threshold,
+      outbound_threshold: site.protection.waf.outbound_threshold,
+      groups: { ...site.protection.waf.groups },
+      block_response: site.protection.block_response,
+      on_engine_error: site.protection.waf.on_error ?? 'closed',
+      body_over_limit: site.protection.body_over_limit ?? 'reject',
+      is_default: site.is_default ?? false,
+      tls: site.tls ? 'site' : 'generated',
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../shared/api-client/index.js';
 import { ProfileStore } from '../../shared/profile.js';
-import type { AdminApi, DaemonStatusView, NewSite, SiteChanges, SiteView, TokenListItem } from '../../cli/admin-api.js';
+import type { AdminApi, BotView, DaemonStatusView, NewSite, ProtectedPageView, RateLimitView, RulesView, SetRulesBody, SiteChanges, SiteView, TokenListItem } from '../../cli/admin-api.js';
 import type { CommandDeps } from '../../cli/context.js';
 import type { DaemonControl, StartResult, StopResult } from '../../cli/daemon-control.js';
 import { recordingIo, type RecordingIo } from '../../cli/io.js';
@@ -111,6 +111,66 @@ export class FakeAdmin implements AdminApi {
   async newSiteKey(domain: string) {
     Object.assign(await this.getSite(domain), { has_key: true });
     return { api_key: this.key() };
+  }
+  // Protection settings: plain lists per domain, no validation (the daemon's is tested in test/daemon/admin).
+  rateLimits = new Map<string, RateLimitView[]>();
+  pages = new Map<string, ProtectedPageView[]>();
+  bots = new Map<string, BotView>();
+  rulesSet: Array<{ domain: string; files: SetRulesBody }> = [];
+  async listRateLimits(domain: string) {
+    this.find(domain);
+    return this.rateLimits.get(domain) ?? [];
+  }
+  async addRateLimit(domain: string, path: string, perMinute: number) {
+    const list = [...(await this.listRateLimits(domain)), { path, per_minute: perMinute }];
+    this.rateLimits.set(domain, list);
+    return list;
+  }
+  async removeRateLimit(domain: string, path: string) {
+    const list = await this.listRateLimits(domain);
+    if (!list.some((r) => r.path === path)) throw new CodedError('not_found', `${path} has no rate limit on ${domain}`);
+    this.rateLimits.set(domain, list.filter((r) => r.path !== path));
+    return this.rateLimits.get(domain)!;
+  }
+  async listProtectedPages(domain: string) {
+    this.find(domain);
+    return this.pages.get(domain) ?? [];
+  }
+  async addProtectedPage(domain: string, path: string, allow: string[]) {
+    const list = [...(await this.listProtectedPages(domain)), { path, allow }];
+    this.pages.set(domain, list);
+    return list;
+  }
+  async removeProtectedPage(domain: string, path: string) {
+    const list = await this.listProtectedPages(domain);
+    if (!list.some((p) => p.path === path)) throw new CodedError('not_found', `${path} is not protected on ${domain}`);
+    this.pages.set(domain, list.filter((p) => p.path !== path));
+    return this.pages.get(domain)!;
+  }
+  async getBot(domain: string) {
+    this.find(domain);
+    return this.bots.get(domain) ?? { enabled: false, challenge: 'off' as const };
+  }
+  async setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }) {
+    const next = { enabled: bot.enabled, challenge: bot.challenge ?? (await this.getBot(domain)).challenge };
+    this.bots.set(domain, next);
+    return next;
+  }
+  async getRules(domain: string): Promise<RulesView> {
+    this.find(domain);
+    const last = this.rulesSet.filter((r) => r.domain === domain).at(-1)?.files;
+    const file = (f: { path: string; text: string } | null | undefined) => (f ? { path: f.path, sha256: '0'.repeat(64), set_at: '2026-11-22T05:00:00.000Z', lines: f.text.split('\n').length } : null);
+    return {
+      site: domain, mode: 'on', paranoia: 1, inbound_threshold: 5, outbound_threshold: 4, groups: { cms: true, crs: true },
+      before: file(last?.before), after: file(last?.after),
+      crs: { found: true, dir: '/usr/share/modsecurity-crs', rules_dir: '/usr/share/modsecurity-crs/rules', setup_file: '/etc/modsecurity/crs/crs-setup.conf' },
+      load: { ok: true, error: null, rules: 600 },
+    };
+  }
+  async setRules(domain: string, files: SetRulesBody) {
+    this.find(domain);
+    this.rulesSet.push({ domain, files });
+    return this.getRules(domain);
   }
   async getAccount() {
     this.check();

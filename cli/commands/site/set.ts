@@ -1,44 +1,112 @@
 // wafctl site set DOMAIN [--origin URL] [--plan PLAN] [--alias D]... [--clear-aliases]
-import { Option, type Command } from 'commander';
+//   [--mode on|detect|off] [--paranoia 1-4] [--inbound-threshold N] [--outbound-threshold N]
+//   [--group crs|cms=on|off]... [--block-response 403|404|drop] [--default|--no-default]
+//   [--tls-cert F --tls-key F | --generated-tls] [--on-engine-error closed|open] [--body-over-limit reject|pass]
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PLAN_TIERS } from '../../../shared/plans.js';
 import type { SiteChanges } from '../../admin-api.js';
 import { usageError } from '../../cli-error.js';
-import { withContext, type CommandDeps } from '../../context.js';
-import { collect } from '../../options.js';
+import { withContext, type CommandContext, type CommandDeps } from '../../context.js';
+import { collect, parsePositiveInt } from '../../options.js';
+import { readLocalText } from '../rules/local-file.js';
 import { siteFields } from './site-view.js';
 
-interface SetOptions {
+const MAX_PEM_BYTES = 256 * 1024;
+
+export interface SetOptions {
   origin?: string;
   plan?: string;
   alias: string[];
   clearAliases?: boolean;
+  mode?: 'on' | 'detect' | 'off';
+  paranoia?: number;
+  inboundThreshold?: number;
+  outboundThreshold?: number;
+  group: Array<{ name: 'cms' | 'crs'; on: boolean }>;
+  blockResponse?: '403' | '404' | 'drop';
+  default?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  generatedTls?: boolean;
+  onEngineError?: 'closed' | 'open';
+  bodyOverLimit?: 'reject' | 'pass';
 }
 
-/** The change a `site set` command line asks for; a usage error when it asks for nothing or contradicts itself. */
+function parseParanoia(value: string): number {
+  if (!/^[1-4]$/.test(value)) throw new InvalidArgumentError('must be 1, 2, 3 or 4.');
+  return Number(value);
+}
+
+function parseGroup(value: string, previous: SetOptions['group'] = []): SetOptions['group'] {
+  const m = /^(cms|crs)=(on|off)$/.exec(value);
+  if (!m) throw new InvalidArgumentError('must be crs=on|off or cms=on|off.');
+  return [...previous, { name: m[1] as 'cms' | 'crs', on: m[2] === 'on' }];
+}
+
+/** The change a `site set` command line asks for (TLS files aside); a usage error when it asks for nothing or contradicts itself. */
 export function siteChanges(options: SetOptions): SiteChanges {
   if (options.clearAliases && options.alias.length > 0) throw usageError('--alias and --clear-aliases contradict each other');
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together');
+  if (options.generatedTls && options.tlsCert !== undefined) throw usageError('--generated-tls and --tls-cert contradict each other');
   const changes: SiteChanges = {};
   if (options.origin !== undefined) changes.origin = options.origin;
   if (options.plan !== undefined) changes.plan = options.plan;
   if (options.alias.length > 0) changes.aliases = options.alias;
   if (options.clearAliases) changes.aliases = [];
-  if (Object.keys(changes).length === 0) throw usageError('nothing to change', 'give --origin, --plan, --alias or --clear-aliases');
+  if (options.mode !== undefined) changes.mode = options.mode;
+  if (options.paranoia !== undefined) changes.paranoia = options.paranoia;
+  if (options.inboundThreshold !== undefined) changes.inbound_threshold = options.inboundThreshold;
+  if (options.outboundThreshold !== undefined) changes.outbound_threshold = options.outboundThreshold;
+  for (const { name, on } of options.group) {
+    const seen = changes.groups?.[name];
+    if (seen !== undefined && seen !== on) throw usageError(`--group ${name}=on and ${name}=off contradict each other`);
+    changes.groups = { ...changes.groups, [name]: on };
+  }
+  if (options.blockResponse !== undefined) changes.block_response = options.blockResponse;
+  if (options.default !== undefined) changes.is_default = options.default;
+  if (options.generatedTls) changes.tls = null;
+  if (options.onEngineError !== undefined) changes.on_engine_error = options.onEngineError;
+  if (options.bodyOverLimit !== undefined) changes.body_over_limit = options.bodyOverLimit;
+  if (Object.keys(changes).length === 0 && options.tlsCert === undefined) {
+    throw usageError('nothing to change', 'give at least one option: see `wafctl site set --help`');
+  }
   return changes;
+}
+
+async function withTls(ctx: CommandContext, options: SetOptions, changes: SiteChanges): Promise<SiteChanges> {
+  if (options.tlsCert === undefined || options.tlsKey === undefined) return changes;
+  const cert = await readLocalText(ctx, '--tls-cert', options.tlsCert, MAX_PEM_BYTES);
+  const key = await readLocalText(ctx, '--tls-key', options.tlsKey, MAX_PEM_BYTES);
+  return { ...changes, tls: { cert: cert.text, key: key.text } };
 }
 
 export function registerSiteSet(site: Command, deps: CommandDeps): void {
   site
     .command('set')
-    .description("change a site's origin, plan or aliases")
+    .description("change a site's origin, plan, aliases, WAF settings, block response, default-site flag or certificate")
     .argument('<domain>', 'the site domain')
     .option('--origin <url>', 'new origin: http(s)://host[:port]')
     .addOption(new Option('--plan <plan>', 'new plan tier').choices(PLAN_TIERS))
     .option('--alias <domain>', 'replace the aliases with these (repeatable)', collect, [])
     .option('--clear-aliases', 'remove every alias')
-    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n')
+    .addOption(new Option('--mode <mode>', 'WAF mode: on blocks, detect only logs, off skips the rule groups').choices(['on', 'detect', 'off']))
+    .option('--paranoia <level>', 'CRS paranoia level 1-4 (higher: more rules, more false positives)', parseParanoia)
+    .option('--inbound-threshold <n>', 'CRS inbound anomaly score that blocks a request (default 5)', parsePositiveInt)
+    .option('--outbound-threshold <n>', 'CRS outbound anomaly score threshold (default 4)', parsePositiveInt)
+    .option('--group <name=state>', 'turn a rule group on or off: crs=on|off, cms=on|off (repeatable)', parseGroup, [])
+    .addOption(new Option('--block-response <kind>', 'answer to a blocked request: 403 page, 404, or drop (close, no bytes)').choices(['403', '404', 'drop']))
+    .option('--default', 'serve hosts no site claims with this site (instead of the 421 page)')
+    .option('--no-default', 'stop serving unclaimed hosts')
+    .option('--tls-cert <file>', "the site's certificate chain (PEM), with --tls-key")
+    .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted)")
+    .option('--generated-tls', "drop the site's own certificate: the edge's generated one again")
+    .addOption(new Option('--on-engine-error <mode>', 'when the engine fails on a request: closed blocks it (500), open lets it through').choices(['closed', 'open']))
+    .addOption(new Option('--body-over-limit <policy>', 'a body over the inspection limit: reject (413) or pass uninspected (logged)').choices(['reject', 'pass']))
+    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n')
     .action(
       withContext(deps, async (ctx, domain: string, options: SetOptions) => {
-        const updated = await ctx.admin().updateSite(domain, siteChanges(options));
+        const changes = await withTls(ctx, options, siteChanges(options));
+        const updated = await ctx.admin().updateSite(domain, changes);
         ctx.out.info(`site ${updated.domain} updated`);
         ctx.out.fields(siteFields(updated), updated);
       }),

@@ -28,7 +28,21 @@ export function siteFields(site: SiteView): Array<[string, string]> {
     ['plan', site.plan],
     ['status', site.status],
     ['api key', site.has_key ? 'set (only its hash is stored)' : 'none (create one with `wafctl site key ' + site.domain + '`)'],
+    ...settingsFields(site),
     ['created', site.created_at],
     ['updated', site.updated_at],
+  ];
+}
+
+function settingsFields(site: SiteView): Array<[string, string]> {
+  const s = site.settings;
+  if (!s) return [];
+  return [
+    ['waf', `${s.mode}, paranoia ${s.paranoia}, thresholds ${s.inbound_threshold}/${s.outbound_threshold}, crs ${s.groups.crs ? 'on' : 'off'}, cms ${s.groups.cms ? 'on' : 'off'}`],
+    ['block response', s.block_response],
+    ['engine error', s.on_engine_error === 'closed' ? 'closed (block)' : 'open (let through)'],
+    ['body over limit', s.body_over_limit],
+    ['default site', s.is_default ? 'yes' : 'no'],
+    ['certificate', s.tls === 'site' ? "the site's own" : "the edge's generated one"],
   ];
 }

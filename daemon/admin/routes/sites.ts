@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { AddSiteBodySchema, UpdateSiteBodySchema } from '../../../shared/schemas/admin.js';
+import { AddSiteBodySchema } from '../../../shared/schemas/admin.js';
+import { UpdateSiteBodySchema } from '../../../shared/schemas/site-settings.js';
 import { siteView, type SiteStatus } from '../../../shared/schemas/site.js';
 import { parseWith } from '../../api/envelope.js';
-import { addSite, liveSites, regenerateSiteKey, requireSite, setSiteStatus, updateSite } from '../../store/config/sites.js';
+import { addSite, liveSites, regenerateSiteKey, requireSite, setSiteStatus } from '../../store/config/sites.js';
+import { updateSiteSettings } from '../protection/site-settings.js';
 import type { AdminDependencies } from '../dependencies.js';
 
-// Sites on the admin socket (ROUTES.md): add, list, show, set, disable, enable, delete, key.
+// Sites on the admin socket (ROUTES.md): add, list, show, set (also the protection settings of
+// `wafctl site set`), disable, enable, delete, key.
 
 type DomainParams = { Params: { domain: string } };
 
@@ -32,7 +35,8 @@ export function siteRoutes(app: FastifyInstance, deps: AdminDependencies): void 
 
   app.patch<DomainParams>('/admin/sites/:domain', async (request) => {
     const patch = parseWith(UpdateSiteBodySchema, request.body);
-    const site = await store.update((draft) => updateSite(draft, request.params.domain, patch, stamp()));
+    const site = await store.update((draft) => updateSiteSettings(draft, request.params.domain, patch, deps.now()));
+    request.log.info({ domain: site.domain, fields: Object.keys(patch) }, 'site settings changed');
     return { success: true, data: siteView(site) };
   });
 

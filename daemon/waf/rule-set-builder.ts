@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultRegistries } from '../engine/default-registries.js';
+import { loadCrs, Waf, type ConfigSource } from '../engine/waf.js';
+import type { UserRuleSource, WafRuleSettings } from './rule-settings.js';
+
+// What one combination of per-site settings compiles to (DESIGN.md section 3 step 8): the engine's
+// base settings, then the Core Rule Set (its crs-setup.conf, the WordPress exclusions on, the
+// thresholds, the user's "before" file, the paranoia level, the rules), then our `cms` WordPress
+// rules and the user's "after" file. A group that is off is not loaded at all. Without CRS the
+// daemon runs the cms group alone and says so in `daemon status`.
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+export const BASE_SETTINGS = join(HERE, 'base-settings.conf');
+export const CMS_RULES = join(HERE, '..', 'proxy', 'rules', 'cms', 'wordpress.conf');
+const DEBIAN_CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
+
+// crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
+const WORDPRESS_EXCLUSIONS: ConfigSource = {
+  text: 'SecAction "id:900130,phase:1,nolog,pass,t:none,setvar:tx.crs_exclusions_wordpress=1"',
+  name: '<wordpress exclusions>',
+};
+
+export interface CrsLocation {
+  rulesDir: string;
+  setupFile: string;
+}
+
+/** Where CRS lives under --crs-dir (rules/ and a crs-setup.conf beside it or Debian's), or null. */
+export function findCrs(crsDir: string): CrsLocation | null {
+  const rulesDir = join(crsDir, 'rules');
+  if (!existsSync(join(rulesDir, 'REQUEST-901-INITIALIZATION.conf'))) return null;
+  const setupFile = [join(crsDir, 'crs-setup.conf'), join(crsDir, 'crs-setup.conf.example'), DEBIAN_CRS_SETUP].find((f) => existsSync(f));
+  return setupFile ? { rulesDir, setupFile } : null;
+}
+
+// CRS's REQUEST-901 only sets the thresholds when nothing did before it (crs-setup's rule 900110 is
+// commented out by default); this runs after crs-setup, so the site's values win. Id 100010 is in
+// the range of our base settings (100000-100099).
+function thresholds(settings: WafRuleSettings): ConfigSource {
+  return {
+    text: `SecAction "id:100010,phase:1,nolog,pass,t:none,setvar:tx.inbound_anomaly_score_threshold=${settings.inboundThreshold},setvar:tx.outbound_anomaly_score_threshold=${settings.outboundThreshold}"`,
+    name: '<site anomaly thresholds>',
+  };
+}
+
+function userSource(file: UserRuleSource): ConfigSource {
+  return { text: file.text, name: file.name, baseDir: dirname(file.name) };
+}
+
+/** Compiles one combination; throws SecLangError ("file:line: reason") when any part does not load. */
+export function compileRuleSet(settings: WafRuleSettings, crs: CrsLocation | null): Waf {
+  const base: ConfigSource = { file: BASE_SETTINGS };
+  const before = settings.before ? [userSource(settings.before)] : [];
+  const after = [
+    ...(settings.groups.cms ? [{ file: CMS_RULES }] : []),
+    ...(settings.after ? [userSource(settings.after)] : []),
+  ];
+  if (crs === null || !settings.groups.crs) {
+    return Waf.load([base, ...before, ...after], { registries: defaultRegistries });
+  }
+  return loadCrs({
+    registries: defaultRegistries,
+    rulesDir: crs.rulesDir,
+    setupFile: crs.setupFile,
+    before: [base],
+    afterSetup: [WORDPRESS_EXCLUSIONS, thresholds(settings), ...before],
+    paranoiaLevel: settings.paranoia,
+    after,
+  });
+}
+
+/** How many rules a compiled set holds (shown by `wafctl rules show`). */
+export function ruleCount(waf: Waf): number {
+  return waf.ruleSet.byId.size;
+}
