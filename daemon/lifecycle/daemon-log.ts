@@ -6,16 +6,40 @@ import { pino, type Logger } from 'pino';
 export const REDACTED_PATHS = [
   'req.headers["x-service-key"]',
   'req.headers.authorization',
+  'request.headers["x-service-key"]',
+  'request.headers.authorization',
   'headers["x-service-key"]',
   'headers.authorization',
+  '*.headers["x-service-key"]',
+  '*.headers.authorization',
   'api_key',
+  '*.api_key',
   'token',
+  '*.token',
 ];
+
+/** Unwritten log text kept while the disk refuses writes; beyond it lines are dropped. */
+const MAX_PENDING_LOG_BYTES = 1 << 20;
 
 // Synchronous writes: the control plane logs little (the edge's per-request records go to the event
 // store), and a line written before a crash or an early exit is never lost in a buffer.
+// A full disk must not turn logging into a failure of the request being logged: without an 'error'
+// listener the destination throws from every log call (ENOSPC), which reached clients as fastify's
+// fallback 500 with the errno in it, or as a reset. Lines that cannot be written are dropped and
+// counted; the count is logged once the disk takes writes again.
 export function createDaemonLogger(file: string, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
-  const destination = pino.destination({ dest: file, mkdir: true, sync: true });
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
+  const destination = pino.destination({ dest: file, mkdir: true, sync: true, maxLength: MAX_PENDING_LOG_BYTES });
+  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
+  let failures = 0;
+  destination.on('error', () => {
+    failures += 1;
+  });
+  destination.on('drain', () => {
+    if (failures === 0) return;
+    const lost = failures;
+    failures = 0;
+    logger.warn({ write_failures: lost }, 'the log could not be written for a while (disk full?); lines were dropped');
+  });
+  return logger;
 }
 
