@@ -4,7 +4,7 @@
 //    error shape (never an ack for what is not on disk), the daemon stays up, it acknowledges again
 //    once space returns, and after a restart every acknowledged entry is there once, none torn.
 // 2. The whole data dir's disk fills (config.json, the daemon log and the events together): a config
-//    write changes nothing and the daemon keeps answering. Marked it.fails: see the note there.
+//    write changes nothing and the daemon keeps answering (the daemon log drops lines it cannot write).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -134,11 +134,10 @@ describe.skipIf(mountProblem !== null)('the whole data dir\'s disk fills (config
     d = await setUp(wholeHome);
   }, 120_000);
 
-  // it.fails until daemon/lifecycle/daemon-log.ts (R1) stops throwing on ENOSPC: the daemon log
-  // (pino.destination sync, no 'error' listener) throws inside every request once the disk is full,
-  // so answers become fastify's fallback `{"statusCode":500,"code":"ENOSPC"}`, then connection
-  // resets, then the daemon stops (uncaught exception). Reported to the lead and R1 with the fix.
-  it.fails('a config write on the full disk fails with internal_error, changes nothing, and the daemon keeps answering', async () => {
+  // Found by this test: the daemon log (pino.destination sync, no 'error' listener) threw inside every
+  // request once the disk was full: fastify's fallback `{"statusCode":500,"code":"ENOSPC"}`, then
+  // connection resets. Fixed in daemon/lifecycle/daemon-log.ts (lines dropped and counted).
+  it('a config write on the full disk fails with internal_error, changes nothing, and the daemon keeps answering', async () => {
     const configBefore = await readFile(join(wholeMount, 'config.json'), 'utf8');
     const ballast = fill(wholeMount, 512); // not even room for config.json's temp file
     const admin = new AdminClient(d!.status.admin_socket);
