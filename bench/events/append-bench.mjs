@@ -20,9 +20,12 @@ import { nowMs, summarize, median, cpuWindow } from './anchor/lib/measure.mjs';
 import { Session } from 'node:inspector/promises';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const { openJsonlEventStore } = await import(path.join(here, '../../dist/daemon/store/events/jsonl-event-store.js'));
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt; };
+// --dist A,B: builds to compare (each a tsc outDir), run interleaved rep by rep so that both
+// see the same foreign load; default: this checkout's dist/.
+const dists = String(opt('dist', path.join(here, '../../dist'))).split(',');
+const stores = await Promise.all(dists.map(async (d) => (await import(path.resolve(d, 'daemon/store/events/jsonl-event-store.js'))).openJsonlEventStore));
 const kind = opt('kind', 'waf');
 const batch = Number(opt('batch', 100));
 const writersList = String(opt('writers', '1,8')).split(',').map(Number);
@@ -63,7 +66,7 @@ function restoreIndex(dir, backup) {
   fs.renameSync(backup, path.join(dir, 'index'));
 }
 
-async function runOnce(writers) {
+async function runOnce(writers, openJsonlEventStore) {
   const dir = target === 'full' ? fullDir : scratch;
   if (target === 'empty') fs.rmSync(scratch, { recursive: true, force: true });
   const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
@@ -86,6 +89,7 @@ async function runOnce(writers) {
     await session.post('Profiler.start');
   }
   const cpu = cpuWindow();
+  const u0 = process.cpuUsage();
   const t0 = nowMs();
   const writer = async () => {
     while (next < batches.length) {
@@ -98,6 +102,7 @@ async function runOnce(writers) {
   await Promise.all(Array.from({ length: writers }, writer));
   const secs = (nowMs() - t0) / 1000;
   const c = cpu();
+  const u = process.cpuUsage(u0);
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     fs.mkdirSync(profileDir, { recursive: true });
@@ -110,17 +115,20 @@ async function runOnce(writers) {
     for (const f of fs.readdirSync(dir)) if (!before.has(f)) fs.rmSync(path.join(dir, f), { force: true });
     restoreIndex(dir, indexBackup);
   }
-  return { rows_per_s: Math.round(src.length / secs), cpu_us_per_row: +((c.own_cpu_ms * 1000) / src.length).toFixed(2), commit_ms: summarize(lat), foreign: c.foreign_cpu_pct_of_box };
+  return { rows_per_s: Math.round(src.length / secs), cpu_us_per_row: +((c.own_cpu_ms * 1000) / src.length).toFixed(2), sys_us_per_row: +(u.system / src.length).toFixed(2), commit_ms: summarize(lat), foreign: c.foreign_cpu_pct_of_box };
 }
 
 const out = [];
 for (const writers of writersList) {
-  const runs = [];
-  for (let rep = 1; rep <= reps; rep++) {
-    const r = await runOnce(writers);
-    runs.push(r);
-    log(`${target} ${kind} ${api} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row, commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
+  const runs = dists.map(() => []);
+  for (let rep = 1; rep <= reps; rep++) for (let d = 0; d < dists.length; d++) {
+    const r = await runOnce(writers, stores[d]);
+    runs[d].push(r);
+    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} ${api} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
   }
-  out.push({ target, kind, api, batch, writers, rows: src.length, rows_per_s_median: median(runs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(runs.map((r) => r.cpu_us_per_row)), foreign: runs.map((r) => r.foreign), runs });
+  for (let d = 0; d < dists.length; d++) {
+    const rs = runs[d];
+    out.push({ dist: dists[d], target, kind, api, batch, writers, rows: src.length, rows_per_s_median: median(rs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(rs.map((r) => r.cpu_us_per_row)), foreign: rs.map((r) => r.foreign), runs: rs });
+  }
 }
 console.log(JSON.stringify(out.map(({ runs, ...s }) => s)));

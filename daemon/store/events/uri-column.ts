@@ -43,13 +43,16 @@ export function lowerBlob(orig: string): string {
 export class UriColumn {
   private sealed: SealedUris[] = [];
   private openOrig: string[] = [];
+  /**
+   * Lower-cased twins of the open URIs, made by search() for the URIs it has not seen yet:
+   * an append only stores the URI (lower-casing one URI at a time costs every append; the
+   * seal lower-cases its whole blob in one call, and searches of the open chunk are rare).
+   */
   private openLower: string[] = [];
   length = 0;
 
   push(uri: string): void {
-    const line = oneLine(uri);
-    this.openOrig.push(line);
-    this.openLower.push(foldSameLength(line));
+    this.openOrig.push(oneLine(uri));
     this.length++;
     if (this.openOrig.length === CHUNK_SIZE) this.seal();
   }
@@ -97,8 +100,10 @@ export class UriColumn {
       }
     }
     const base = this.sealed.length << CHUNK_BITS;
-    const n = Math.min(this.openLower.length, limit - base);
-    for (let i = 0; i < n; i++) if (this.openLower[i].includes(needle)) out.push(base + i);
+    const n = Math.min(this.openOrig.length, limit - base);
+    const lower = this.openLower;
+    for (let i = lower.length; i < n; i++) lower.push(foldSameLength(this.openOrig[i]));
+    for (let i = 0; i < n; i++) if (lower[i].includes(needle)) out.push(base + i);
     return out;
   }
 
@@ -123,7 +128,7 @@ export class UriColumn {
     }
     offsets[CHUNK_SIZE] = at;
     const orig = this.openOrig.join('\n') + '\n';
-    const lower = this.openLower.join('\n') + '\n';
+    const lower = lowerBlob(orig);
     this.sealed.push({ orig, lower: lower === orig ? null : lower, offsets });
     this.openOrig = [];
     this.openLower = [];

@@ -34,4 +34,19 @@ describe('URI column', () => {
     restored.push('/x');
     expect(restored.get(n)).toBe('/x');
   });
+
+  it('finds URIs pushed after a search of the open chunk (its lower-cased twins are made lazily)', () => {
+    const c = new UriColumn();
+    c.push('/A');
+    expect(c.search('/a', 1)).toEqual([0]);
+    c.push('/B/A');
+    c.push('/İ/a');
+    expect(c.search('/a', 3)).toEqual([0, 1, 2]);
+    expect(c.search('/a', 2)).toEqual([0, 1]);
+    for (let i = 3; i < CHUNK_SIZE + 2; i++) c.push(i === CHUNK_SIZE + 1 ? '/Z/A' : '/z');
+    // Sealed now: the blob is lower-cased in one go, with the same per-line rules.
+    expect(c.search('/a', CHUNK_SIZE + 2)).toEqual([0, 1, 2, CHUNK_SIZE + 1]);
+    expect(c.search('/i̇', CHUNK_SIZE + 2)).toEqual([]);
+    expect(c.search('/İ', CHUNK_SIZE + 2)).toEqual([2]);
+  });
 });
