@@ -69,7 +69,7 @@ async function stop(drainMs: number): Promise<void> {
 
 /** Compiles paranoia level 1 before listening, so the first request does not pay for it. */
 function warmRuleGroups(crsDir: string): RuleGroups {
-  const groups = new RuleGroups(findCrs(crsDir));
+  const groups = new RuleGroups(findCrs(crsDir), { log: (message) => send({ type: LOG, level: 'error', message }) });
   groups.forParanoia(1);
   return groups;
 }

@@ -1,4 +1,5 @@
 import type { Severity } from './events.js';
+import type { WafRuleSettings } from './snapshot.js';
 
 // The seam between the edge and the WAF engine (rule groups cms and crs). The edge builds an
 // InspectedRequest, the engine answers with a verdict. Kept close to what a SecLang engine
@@ -20,7 +21,11 @@ export interface InspectedRequest {
   readonly serverPort: number;
   /** The request body when the inspector asked for it (wantsBody) and it fit the body limit. */
   readonly body: Buffer | null;
-  readonly site: { readonly id: number; readonly domain: string; readonly mode: 'on' | 'detect'; readonly paranoia: 1 | 2 | 3 | 4 };
+  readonly site: {
+    readonly id: number; readonly domain: string; readonly mode: 'on' | 'detect'; readonly paranoia: 1 | 2 | 3 | 4;
+    /** The site's engine settings (snapshot waf.rules): the engine runs the rule set compiled for them. */
+    readonly rules?: WafRuleSettings;
+  };
 }
 
 export interface RuleMatch {

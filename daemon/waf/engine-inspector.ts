@@ -2,7 +2,6 @@ import type { Waf } from '../engine/waf.js';
 import type { InspectedRequest, RequestInspector, RuleMatch, Verdict } from '../proxy/inspector.js';
 import type { Severity } from '../proxy/events.js';
 import type { RuleGroups } from './rule-groups.js';
-import type { WafRuleSettings } from './rule-settings.js';
 
 // The edge's RequestInspector backed by the SecLang engine: one transaction per request through
 // phases 1 and 2, its logged matches as WAF events, its interruption as the block. A site in
@@ -14,8 +13,6 @@ const COUNTER_PREFIX = 'wafctl_counter_';
 const CMS_FIRST_ID = 200000;
 const CMS_LAST_ID = 200999;
 
-type SiteView = InspectedRequest['site'] & { readonly rules?: WafRuleSettings };
-
 export function createEngineInspector(groups: RuleGroups): RequestInspector {
   return {
     wantsBody: () => true,
@@ -23,7 +20,7 @@ export function createEngineInspector(groups: RuleGroups): RequestInspector {
   };
 }
 
-function wafFor(groups: RuleGroups, site: SiteView): Waf {
+function wafFor(groups: RuleGroups, site: InspectedRequest['site']): Waf {
   // Without the settings (an edge that does not pass them), the default rules at the site's level.
   return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
