@@ -3,6 +3,7 @@ import type { Server as NetServer } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { MODERN_TLS } from '../proxy/hardening/tls-policy.js';
 import type { ApiTls } from '../tls/api-tls.js';
 import { ENVELOPE_SERVER_OPTIONS, installEnvelope } from './envelope.js';
 import { createHttpsOnlyListener } from './plain-http-guard.js';
@@ -23,7 +24,8 @@ export interface ApiServer {
 export async function createApiServer(options: { tls: ApiTls; logger: Logger; register?: RegisterRoutes[] }): Promise<ApiServer> {
   // Typed as the default instance: routes do not care that the raw server is https.
   const app = Fastify({
-    https: { cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' },
+    // TLS 1.2+ with forward-secret AEAD suites only (the edge uses the same policy).
+    https: { cert: options.tls.cert, key: options.tls.key, ...MODERN_TLS },
     loggerInstance: options.logger.child({ listener: 'api' }),
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,

@@ -21,6 +21,31 @@ export const REDACTED_PATHS = [
 /** Unwritten log text kept while the disk refuses writes; beyond it lines are dropped. */
 const MAX_PENDING_LOG_BYTES = 1 << 20;
 
+// A secret put in a query string by mistake (`?api_key=...`) would reach the log with the URL of
+// fastify's request line: its value is masked. Same fields as fastify's own request serializer.
+const SECRET_QUERY = /([?&](?:api_key|apikey|key|service_key|x-service-key|token|access_token|password)=)[^&#]*/gi;
+
+export function maskUrlSecrets(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+interface FastifyLikeRequest { raw?: unknown; method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }
+
+const serializers = {
+  req: (req: FastifyLikeRequest) => {
+    if (req === null || typeof req !== 'object') return req;
+    // Anything else logged under `req` keeps its fields (and meets the redaction paths above).
+    if (!('raw' in req)) return typeof req.url === 'string' ? { ...req, url: maskUrlSecrets(req.url) } : req;
+    return {
+      method: req.method,
+      url: typeof req.url === 'string' ? maskUrlSecrets(req.url) : req.url,
+      host: req.host,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    };
+  },
+};
+
 // Synchronous writes: the control plane logs little (the edge's per-request records go to the event
 // store), and a line written before a crash or an early exit is never lost in a buffer.
 // A full disk must not turn logging into a failure of the request being logged: without an 'error'
@@ -28,8 +53,9 @@ const MAX_PENDING_LOG_BYTES = 1 << 20;
 // fallback 500 with the errno in it, or as a reset. Lines that cannot be written are dropped and
 // counted; the count is logged once the disk takes writes again.
 export function createDaemonLogger(file: string, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
-  const destination = pino.destination({ dest: file, mkdir: true, sync: true, maxLength: MAX_PENDING_LOG_BYTES });
-  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
+  // 0600 whatever the umask: the log names clients, hosts and paths.
+  const destination = pino.destination({ dest: file, mkdir: true, sync: true, maxLength: MAX_PENDING_LOG_BYTES, mode: 0o600 });
+  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers, base: { pid: process.pid } }, destination);
   let failures = 0;
   destination.on('error', () => {
     failures += 1;

@@ -24,3 +24,21 @@ describe('createDaemonLogger', () => {
     expect(text).not.toContain('secret-token-2');
   });
 });
+
+describe('createDaemonLogger: secrets in URLs and file mode', () => {
+  it('masks key and token values in a logged request URL, and creates the log 0600', async () => {
+    const { statSync } = await import('node:fs');
+    const { maskUrlSecrets } = await import('../../../daemon/lifecycle/daemon-log.js');
+    expect(maskUrlSecrets('/api/v1/connect?api_key=abc123&page=2&token=wfi_x#f')).toBe('/api/v1/connect?api_key=[redacted]&page=2&token=[redacted]#f');
+    expect(maskUrlSecrets('/api/v1/logs?search=token')).toBe('/api/v1/logs?search=token');
+    const file = join(mkdtempSync(join(tmpdir(), 'wafctl-log-')), 'daemon.log');
+    const logger = createDaemonLogger(file);
+    // The shape fastify hands to the request serializer (it has .raw).
+    logger.info({ req: { raw: {}, method: 'GET', url: '/x?api_key=leaked-value-3', host: 'h', ip: '127.0.0.1', socket: { remotePort: 1 } } }, 'incoming request');
+    logger.flush();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('leaked-value-3');
+    expect(text).toContain('/x?api_key=[redacted]');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
