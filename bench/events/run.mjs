@@ -4,7 +4,11 @@
 // report.mjs prints the ratios.
 //
 //   node bench/events/run.mjs [--rounds 1] [--analytics-n 200] [--insert-rows 100000] [--insert-reps 1]
-//                             [--skip query,open,insert] [--jsonl]
+//                             [--skip query,open,insert] [--jsonl] [--before DIST]
+//
+// --before DIST: also runs our phases with another build of the store (a tsc outDir, e.g. of
+// the commit before a change; see README), results tagged `before-*`, so that report.mjs
+// prints before / after figures of the same run.
 //
 // Needs the anchor installed outside the repository (bench/events/setup-anchor.sh) in
 // $EVENTS_ANCHOR_DIR (default /tmp/events-anchor-deps). Data (2.7 GB) goes to $EVENTS_ANCHOR_DATA
@@ -37,6 +41,13 @@ if (!fs.existsSync(path.join(anchorDir, 'node_modules', 'better-sqlite3'))) {
 }
 const sqlite = (...args) => run(anchorDir, path.join(anchorDir, 'sqlite-bench.mjs'), args);
 const ours = (...args) => run(root, path.join(here, 'store-bench.mjs'), args);
+const beforeDist = opt('before', null);
+const before = (...args) => {
+  if (!beforeDist) return;
+  log('before build:', beforeDist);
+  const r = spawnSync(process.execPath, [path.join(here, 'store-bench.mjs'), ...args], { cwd: root, env: { ...env, EVENTS_STORE_DIST: path.resolve(beforeDist), EVENTS_BENCH_TAG: 'before' }, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`before build: store-bench ${args.join(' ')} failed (${r.status ?? r.signal})`);
+};
 
 log('building the store');
 const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(here, 'tsconfig.json')], { stdio: 'inherit' });
@@ -52,16 +63,19 @@ const rounds = opt('rounds', '1');
 if (!skip.has('query')) {
   sqlite('query', '--rounds', rounds, '--analytics-rounds', '1', '--analytics-n', opt('analytics-n', '200'));
   ours('query', '--rounds', rounds);
+  before('query', '--rounds', rounds);
 }
 if (!skip.has('open')) {
   sqlite('open', '--reps', '5');
   ours('open', '--reps', '5');
+  before('open', '--reps', '5');
 }
 if (!skip.has('insert')) {
   const rows = opt('insert-rows', '100000');
   const reps = opt('insert-reps', '1');
   sqlite('insert', '--rows', rows, '--reps', reps);
   ours('insert', '--rows', rows, '--reps', reps);
+  before('insert', '--rows', rows, '--reps', reps);
 }
 if (argv.includes('--jsonl')) run(anchorDir, path.join(anchorDir, 'jsonl-baseline.mjs'), ['--reps', opt('insert-reps', '1'), '--scan-reps', '1']);
 run(root, path.join(here, 'report.mjs'), ['--write']);

@@ -56,7 +56,7 @@ export function classifySearch(search: string | undefined, site?: SiteWafIndex):
 /** Every position, one key's chain of postings, or a list of ascending positions. */
 type Matches = { kind: 'all' } | { kind: 'chain'; postings: Postings; key: string } | { kind: 'list'; list: ArrayLike<number> };
 
-function cidrMatches(site: SiteWafIndex, index: WafIndex, cidr: Cidr, limit: number): number[] {
+function cidrMatches(site: SiteWafIndex, index: WafIndex, cidr: Cidr, limit: number): Uint32Array {
   const one = cidrBucket(cidr);
   const buckets = one !== null ? [site.buckets.get(one)] : [...site.buckets].filter(([b]) => bucketInCidr(cidr, b)).map(([, keys]) => keys);
   const out: number[] = [];
@@ -68,7 +68,9 @@ function cidrMatches(site: SiteWafIndex, index: WafIndex, cidr: Cidr, limit: num
       for (const p of site.byIp.positions(key)) if (p < limit) out.push(p);
     }
   }
-  return out.sort((a, b) => a - b);
+  // A typed array sorts numerically in native code: several times faster than a comparator
+  // over a JS array, which was most of a hot /24's time.
+  return Uint32Array.from(out).sort();
 }
 
 function findMatches(site: SiteWafIndex, index: WafIndex, f: SearchFilter, limit: number): Matches {
