@@ -75,11 +75,14 @@ export class RuleSettingsInterner {
 
 // Snapshots announce their settings so rule sets are compiled when the configuration changes, not
 // when a request first needs them (RuleGroups listens). A listener only warms a cache: nothing
-// depends on it for correctness.
+// depends on it for correctness. A listener that subscribes after a snapshot was built (an edge
+// worker builds its first snapshot before its rule groups) is handed the latest announcement.
 type Listener = (settings: readonly WafRuleSettings[]) => void;
 const listeners = new Set<WeakRef<Listener & object>>();
+let latest: readonly WafRuleSettings[] = [];
 
 export function announceRuleSettings(settings: readonly WafRuleSettings[]): void {
+  latest = settings;
   for (const ref of listeners) {
     const listener = ref.deref();
     if (listener) listener(settings);
@@ -90,4 +93,5 @@ export function announceRuleSettings(settings: readonly WafRuleSettings[]): void
 /** Held weakly: the caller keeps `listener` alive for as long as it wants announcements. */
 export function onRuleSettingsAnnounced(listener: Listener): void {
   listeners.add(new WeakRef(listener));
+  if (latest.length > 0) listener(latest);
 }
