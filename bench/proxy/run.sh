@@ -14,7 +14,8 @@
 #   non-2xx; attack: every response refused by every WAF).
 # Needs nginx, wrk, jq, bc; -s waf also libnginx-mod-http-modsecurity, apache2, libapache2-mod-security2,
 # modsecurity-crs (see README.md). Starts the anchors it needs through start-anchors.sh (unless running) and
-# stops what it started, by pid. BENCH_REF=<git ref> builds that commit instead of the working tree.
+# stops what it started, by pid. BENCH_REF=<git ref> builds that commit instead of the working tree; EDGE_ARGS adds
+# daemon flags (daemon-edge.sh), EDGE_WORKERS sets --workers (default 2).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -67,22 +68,8 @@ for a in "${NEED[@]}"; do
   fi
 done
 
-# Compiled JS with its data files, as the daemon runs from dist/ (tsx's on-the-fly transform adds per-closure helpers).
-if [ "${SKIP_BUILD:-0}" != 1 ]; then   # SKIP_BUILD=1 reuses the last build
-  SRC="$REPO"
-  if [ -n "${BENCH_REF:-}" ]; then
-    SRC="$WORK/src"; rm -rf "$SRC"; mkdir -p "$SRC"
-    git -C "$REPO" archive "$BENCH_REF" | tar -x -C "$SRC"; ln -sfn "$REPO/node_modules" "$SRC/node_modules"
-  fi
-  echo "compiling ${BENCH_REF:-the working tree} to $WORK/dist ..." >&2
-  rm -rf "$WORK/dist"
-  (cd "$SRC" && "$REPO/node_modules/.bin/tsc" -p tsconfig.json --outDir "$WORK/dist" --incremental false > "$WORK/tsc.log" 2>&1) || true
-  (cd "$SRC" && find daemon cli shared -type f ! -name '*.ts' ! -name '*.tsx' ! -name '*.md' -exec cp --parents {} "$WORK/dist/" \;)
-  (cd "$SRC" && git -C "$REPO" rev-parse --short "${BENCH_REF:-HEAD}" > "$WORK/dist/.commit")
-fi
-[ -f "$WORK/dist/bench/proxy/edge-server.js" ] && [ -f "$WORK/dist/daemon/main.js" ] || { echo "tsc emitted nothing: $(tail "$WORK/tsc.log")" >&2; exit 1; }
-ln -sfn "$REPO/node_modules" "$WORK/dist/node_modules"
-COMMIT="$(cat "$WORK/dist/.commit" 2>/dev/null || echo unknown)$( [ -z "${BENCH_REF:-}" ] && [ -n "$(git -C "$REPO" status --porcelain -- daemon shared)" ] && echo +worktree || true)"
+. "$HERE/build-dist.sh"
+build_dist
 
 # name|port|pid|mixes
 SC=("nginx-proxy|$P_NGINX_PROXY|$(server_pid nginx-proxy)|get post")
@@ -157,10 +144,10 @@ measure() { # mode out
       json=$(grep '^JSON:' <<< "$res" | sed 's/^JSON://') || { echo "wrk failed: $res" >&2; continue; }
       waf=false; [[ "$WAFS" == *" $name "* ]] && waf=true
       line=$(jq -c --arg mode "$mode" --arg set "$SET" --arg sc "$name" --arg mix "$mix" --argjson round "$r" --argjson waf "$waf" \
-        --arg build "$COMMIT" --argjson sut "$(( s1 - s0 ))" --argjson org "$(( o1 - o0 ))" --argjson tck "$TCK" \
+        --arg build "$COMMIT" --arg eargs "${EDGE_ARGS:-}" --argjson sut "$(( s1 - s0 ))" --argjson org "$(( o1 - o0 ))" --argjson tck "$TCK" \
         --argjson busy "$(( b1 - b0 ))" --argjson steal "$(( st1 - st0 ))" --argjson tot "$(( t1 - t0 ))" \
         --argjson wrkt "$wrk_ticks" --argjson gw "$gw" --arg at "$(date -u +%FT%TZ)" \
-        '. + {mode:$mode, set:$set, scenario:$sc, mix:$mix, round:$round, waf:$waf, build:$build, at:$at,
+        '. + {mode:$mode, set:$set, scenario:$sc, mix:$mix, round:$round, waf:$waf, build:$build, edge_args:$eargs, at:$at,
               sut_cpu_s:($sut/$tck), origin_cpu_s:($org/$tck), wrk_cpu_s:($wrkt/$tck), gate_wait_s:$gw,
               sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot),
               foreign_cpu_pct:(100*($busy - $sut - $org - $wrkt)/$tot)}' <<< "$json")

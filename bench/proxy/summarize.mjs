@@ -18,7 +18,8 @@ const cells = new Set(all.map(key));
 const enough = [...cells].every((c) => quiet.filter((r) => key(r) === c).length >= 2);
 const runs = enough ? quiet : all;
 const builds = [...new Set(all.map((r) => r.build).filter(Boolean))];
-console.log(`${mode}${builds.length ? `, build ${builds.join(', ')}` : ''}, ${all[0].at ?? ''}`);
+const edgeArgs = [...new Set(all.map((r) => r.edge_args).filter(Boolean))];
+console.log(`${mode}${builds.length ? `, build ${builds.join(', ')}` : ''}${edgeArgs.length ? `, daemon flags ${edgeArgs.join(' | ')}` : ''}, ${all[0].at ?? ''}`);
 console.log(enough
   ? `runs used: ${runs.length} of ${all.length} (left out: foreign CPU > ${MAX_FOREIGN} %)`
   : `runs used: all ${all.length} (too few had foreign CPU <= ${MAX_FOREIGN} %: figures are disturbed; median foreign CPU ${Math.round(median(all.map((r) => r.foreign_cpu_pct ?? 0)))} %)`);
