@@ -62,8 +62,12 @@ export class RuleGroups {
 
   /** The default rule set at a paranoia level (1-4), compiled now if it is not yet (start-up warm-up). */
   forParanoia(level: number): Waf {
-    const outcome = this.load(defaultRuleSettings(level as 1 | 2 | 3 | 4));
+    const settings = defaultRuleSettings(level as 1 | 2 | 3 | 4);
+    const known = this.bySettings.get(settings);
+    if (known) return known;
+    const outcome = this.load(settings);
     if (!outcome.ok) throw new Error(`the default rule set does not load: ${outcome.error}`);
+    this.bySettings.set(settings, outcome.waf);
     return outcome.waf;
   }
 

@@ -42,12 +42,19 @@ export function ruleSettings(input: WafRuleSettingsInput): WafRuleSettings {
   });
 }
 
-/** The default settings at a paranoia level: both groups, CRS's default thresholds, no user files. */
+const defaults = new Map<number, WafRuleSettings>();
+
+/** The default settings at a paranoia level: both groups, CRS's default thresholds, no user files (one object per level). */
 export function defaultRuleSettings(paranoia: 1 | 2 | 3 | 4 = 1): WafRuleSettings {
-  return ruleSettings({
-    paranoia, inboundThreshold: DEFAULT_THRESHOLDS.inbound, outboundThreshold: DEFAULT_THRESHOLDS.outbound,
-    groups: { cms: true, crs: true }, before: null, after: null,
-  });
+  let settings = defaults.get(paranoia);
+  if (settings === undefined) {
+    settings = ruleSettings({
+      paranoia, inboundThreshold: DEFAULT_THRESHOLDS.inbound, outboundThreshold: DEFAULT_THRESHOLDS.outbound,
+      groups: { cms: true, crs: true }, before: null, after: null,
+    });
+    defaults.set(paranoia, settings);
+  }
+  return settings;
 }
 
 /** The same settings without the user files: what a site runs when its files do not load. */
