@@ -4,14 +4,12 @@
 // and prints rows/s, CPU µs per row and the foreign load of each run.
 //
 //   node bench/events/append-bench.mjs [--kind waf|access] [--batch 100] [--writers 1,8]
-//        [--rows 100000] [--reps 3] [--target empty|full] [--api objects|lines]
+//        [--rows 100000] [--reps 3] [--target empty|full] [--dist A,B] [--profile DIR]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/events/append-bench.mjs --writers 8
 //
 // Build first: npx tsc -p bench/events/tsconfig.json. Rows come from the anchor's generated
 // data ($EVENTS_ANCHOR_DATA/waf.jsonl, access.jsonl). "empty" appends to a new directory;
 // "full" to the loaded data set (<data>/ours/events; new day segments removed afterwards).
-// --api lines: the rows are handed over as JSON text (appendWafLines/appendAccessLines),
-// the ingestion API's entry point for bodies it has already validated.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadRows } from './anchor/lib/jsonl.mjs';
@@ -32,7 +30,6 @@ const writersList = String(opt('writers', '1,8')).split(',').map(Number);
 const rows = Number(opt('rows', 100_000));
 const reps = Number(opt('reps', 3));
 const target = opt('target', 'empty');
-const api = opt('api', 'objects');
 // --profile DIR: a CPU profile of the append window only (not the open, close or data load).
 const profileDir = opt('profile', null);
 const log = (...a) => console.error(new Date().toISOString().slice(11, 19), ...a);
@@ -48,7 +45,7 @@ const src = loadRows(kind === 'waf' ? wafFile : accessFile, rows).map(({ id: _id
 const batches = [];
 for (let i = 0; i < src.length; i += batch) {
   const b = src.slice(i, i + batch);
-  batches.push(api === 'lines' ? b.map((e) => JSON.stringify(e)) : b);
+  batches.push(b);
 }
 
 const fullDir = path.join(dataDir, 'ours', 'events');
@@ -75,10 +72,7 @@ async function runOnce(writers, openJsonlEventStore) {
   const indexBackup = target === 'full' ? saveIndex(dir) : null;
   const clock = target === 'full' ? () => JSON.parse(fs.readFileSync(metaFile, 'utf8')).end_ms : Date.now;
   const store = await openJsonlEventStore({ dir, logger: quiet, retentionEveryMs: 0, snapshotEveryMs: 0, clock });
-  const append =
-    api === 'lines'
-      ? kind === 'waf' ? (b) => store.appendWafLines(b) : (b) => store.appendAccessLines(b)
-      : kind === 'waf' ? (b) => store.appendWafEvents(b) : (b) => store.appendAccessEntries(b);
+  const append = kind === 'waf' ? (b) => store.appendWafEvents(b) : (b) => store.appendAccessEntries(b);
   const lat = [];
   let next = 0;
   const session = profileDir ? new Session() : null;
@@ -124,11 +118,11 @@ for (const writers of writersList) {
   for (let rep = 1; rep <= reps; rep++) for (let d = 0; d < dists.length; d++) {
     const r = await runOnce(writers, stores[d]);
     runs[d].push(r);
-    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} ${api} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
+    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
   }
   for (let d = 0; d < dists.length; d++) {
     const rs = runs[d];
-    out.push({ dist: dists[d], target, kind, api, batch, writers, rows: src.length, rows_per_s_median: median(rs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(rs.map((r) => r.cpu_us_per_row)), foreign: rs.map((r) => r.foreign), runs: rs });
+    out.push({ dist: dists[d], target, kind, batch, writers, rows: src.length, rows_per_s_median: median(rs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(rs.map((r) => r.cpu_us_per_row)), foreign: rs.map((r) => r.foreign), runs: rs });
   }
 }
 console.log(JSON.stringify(out.map(({ runs, ...s }) => s)));

@@ -11,6 +11,6 @@ dir="${2:-/tmp/wafctl-events-$commit}"
 rm -rf "$dir"
 mkdir -p "$dir/src"
 git -C "$root" archive "$commit" daemon shared tsconfig.json package.json bench/events/tsconfig.json | tar -x -C "$dir/src"
-ln -s "$root/node_modules" "$dir/src/node_modules"
+ln -s "$root/node_modules" "$dir/node_modules" # found from src/ (tsc) and dist/ (node) alike
 (cd "$dir/src" && node "$root/node_modules/typescript/bin/tsc" -p bench/events/tsconfig.json --outDir "$dir/dist")
 echo "$dir/dist"

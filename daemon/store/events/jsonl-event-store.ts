@@ -184,6 +184,7 @@ export class JsonlEventStore implements EventStore {
   }
 
   async searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
+    this.commit.applyCommitted();
     return searchWafLogs(this.wafIndex, query);
   }
 
@@ -193,12 +194,14 @@ export class JsonlEventStore implements EventStore {
     if (!Number.isSafeInteger(query.site_id) || query.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
     const now = query.now ?? this.opts.clock();
     if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
+    this.commit.applyCommitted();
     return this.rollups.analytics(query.site_id, period.data, now);
   }
 
   applyRetention(now = this.opts.clock()): Promise<RetentionReport> {
     if (this.closed) return Promise.reject(new EventStoreError('event store is closed'));
     return this.commit.exclusive(async () => {
+      this.commit.applyCommitted();
       const report = await dropOldSegments(this.opts.dir, this.files, dayOfMs(now) - this.opts.retentionDays, this.opts.logger);
       if (report.deleted.length === 0) return report;
       const keep = (d: number): boolean => d >= dayOfMs(now) - this.opts.retentionDays;
@@ -212,12 +215,14 @@ export class JsonlEventStore implements EventStore {
   }
 
   stats(): EventStoreStats {
+    this.commit.applyCommitted();
     return { waf_events: this.wafIndex.count, invalid_lines: this.invalidLines, torn_bytes_cut: this.tornBytes, last_id: this.ids.last };
   }
 
   /** Writes both index snapshots (a consistent cut taken synchronously, written in the background). */
   snapshot(): Promise<void> {
     if (this.snapshotting) return this.snapshotting;
+    this.commit.applyCommitted();
     this.dirty = false;
     const coverage = (kind: EventKind): Coverage => {
       const c: Coverage = {};
@@ -257,6 +262,7 @@ export class JsonlEventStore implements EventStore {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     await this.commit.drain();
+    this.commit.applyCommitted();
     if (this.snapshotting) await this.snapshotting;
     if (this.dirty) await this.snapshot();
     await this.ids.settle().catch((err: Error) => this.opts.logger.warn('could not store the last id (the next start skips ahead)', { error: err.message }));

@@ -77,6 +77,44 @@ describe('appending', () => {
     expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).logs.map((l) => l.uri)).toEqual(['/after', '/kept']);
   });
 
+  it('an acknowledged append is visible at once to every reader (index updates are deferred, never missed)', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    // Several writers in flight: groups follow each other, each one's index update waits for the next group's write.
+    const seen: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let k = 0; k < 10; k++) {
+          const ids = await s.appendWafEvents([wafEvent({ uri: `/w${w}/${k}`, client_ip: `10.0.${w}.${k}` })]);
+          seen.push(...ids);
+          // Read right after the acknowledgement, before any other turn of the event loop.
+          const page = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10, search: `10.0.${w}.${k}` });
+          expect(page.logs.map((l) => l.id)).toEqual(ids);
+          expect(s.stats().waf_events).toBeGreaterThanOrEqual(seen.length);
+        }
+      }),
+    );
+    const all = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 100 });
+    expect(all.pagination.total).toBe(40);
+    await s.appendAccessEntries([accessEntry({ status: 403 })]);
+    const a = await s.analytics({ site_id: 1, period: '24h', now: NOW });
+    expect([a.total_requests, a.requests_blocked]).toEqual([1, 1]);
+  });
+
+  it('a failed group leaves the groups committed before it indexed', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    const first = s.appendWafEvents([wafEvent({ uri: '/committed' })]);
+    await first;
+    // No read in between: the committed group's index update is still deferred when the next group fails.
+    vi.spyOn(SegmentFiles.prototype, 'sync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    await expect(s.appendWafEvents([wafEvent({ uri: '/failed' })])).rejects.toBeInstanceOf(EventStoreError);
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).logs.map((l) => l.uri)).toEqual(['/committed']);
+    await s.close();
+    const again = await openStore(dir);
+    expect((await again.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).logs.map((l) => l.uri)).toEqual(['/committed']);
+  });
+
   it('a directory that disappeared rejects appends without crashing', async () => {
     const dir = tempDir();
     const s = await openStore(dir);
