@@ -4,6 +4,8 @@
 // X-Forwarded-For (WAFCTL_TRUSTED_PROXIES). Bad inputs to each command: a clear error, the right exit status, nothing changed.
 import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ const WAF = 'waf.example.test';
 let origin: Server;
 let d: E2eDaemon;
 let edge: number;
+let edgeTls: number;
 
 beforeAll(async () => {
   origin = createServer((_req, res) => res.end('origin ok'));
@@ -25,9 +28,10 @@ beforeAll(async () => {
   d.box.env.WAFCTL_TRUSTED_PROXIES = '127.0.0.1';
   const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
   expect(start.code, start.stderr).toBe(0);
-  const status = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number }; crs: { found: boolean } };
+  const status = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number; edge_tls: number }; crs: { found: boolean } };
   expect(status.crs.found, 'the Core Rule Set is installed (apt-get install modsecurity-crs)').toBe(true);
   edge = status.ports.edge;
+  edgeTls = status.ports.edge_tls;
   for (const site of [SHOP, WAF]) expect((await d.wafctl('site', 'add', site, '--origin', originUrl)).code).toBe(0);
 }, 180_000);
 afterAll(async () => {
@@ -219,6 +223,45 @@ describe('site set: WAF mode and thresholds', () => {
   });
 });
 
+/** The SHA-256 fingerprint of the certificate the edge presents for an SNI name. */
+function presented(servername: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port: edgeTls, servername, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerX509Certificate()!.fingerprint256);
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('site set: default site and certificate', () => {
+  it('--default serves unclaimed hosts instead of the 421 page; --no-default goes back', { timeout: 60_000 }, async () => {
+    expect(await get('unclaimed.example.test', '/')).toBe(421);
+    expect((await d.wafctl('site', 'set', SHOP, '--default')).code).toBe(0);
+    await eventually(async () => (await get('unclaimed.example.test', '/')) === 200, 'default site');
+    const second = await d.wafctl('site', 'set', WAF, '--default');
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`error: duplicate: ${SHOP} is already the default site`);
+    expect((await d.wafctl('site', 'set', SHOP, '--no-default')).code).toBe(0);
+    await eventually(async () => (await get('unclaimed.example.test', '/')) === 421, 'no default site');
+  });
+
+  it('--tls-cert/--tls-key: the edge presents that certificate for the site by SNI; --generated-tls goes back', { timeout: 60_000 }, async () => {
+    const own = createServerCertificate(createLocalCa('e2e-site'));
+    await writeFile(join(d.box.home, 'site.crt'), own.certPem);
+    await writeFile(join(d.box.home, 'site.key'), own.keyPem);
+    const ownPrint = new X509Certificate(own.certPem).fingerprint256;
+    const generated = await presented(SHOP);
+    expect(generated).not.toBe(ownPrint);
+    const set = await d.wafctl('site', 'set', SHOP, '--tls-cert', join(d.box.home, 'site.crt'), '--tls-key', join(d.box.home, 'site.key'));
+    expect(set.code, set.stderr).toBe(0);
+    await eventually(async () => (await presented(SHOP)) === ownPrint, 'the site certificate');
+    expect(await presented(WAF)).toBe(generated);
+    expect((await d.wafctl('site', 'set', SHOP, '--generated-tls')).code).toBe(0);
+    await eventually(async () => (await presented(SHOP)) === generated, 'the generated certificate again');
+  });
+});
+
 describe('rules set and show', () => {
   it('--after with a rule of our own blocks its marker; a file with an error is refused as file:line and changes nothing', { timeout: 90_000 }, async () => {
     const good = join(d.box.home, 'marker.conf');
@@ -249,5 +292,29 @@ describe('rules set and show', () => {
 
     expect((await d.wafctl('--site', WAF, 'rules', 'set', '--no-after')).code).toBe(0);
     await eventually(async () => (await get(WAF, '/?q=wafctl-e2e-marker')) === 200, 'the marker rule removed');
+  });
+});
+
+describe('with --workers 2: per-site rules reach every edge worker', () => {
+  it('rules set --after and a threshold change apply in the workers', { timeout: 120_000 }, async () => {
+    const w = await newSandbox();
+    const start = await w.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '2');
+    expect(start.code, start.stderr).toBe(0);
+    const port = (JSON.parse((await w.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
+    expect((await w.wafctl('site', 'add', WAF, '--origin', `http://127.0.0.1:${(origin.address() as { port: number }).port}`)).code).toBe(0);
+    const at = (path: string) => new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host: WAF, 'user-agent': 'Mozilla/5.0 e2e' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+      req.on('error', reject);
+      req.end();
+    });
+    const marker = join(w.box.home, 'marker.conf');
+    await writeFile(marker, 'SecRule ARGS "@contains wafctl-worker-marker" "id:1000001,phase:2,deny,status:403,log,msg:\'marker\'"\n');
+    expect((await w.wafctl('--site', WAF, 'rules', 'set', '--after', marker)).code).toBe(0);
+    expect((await w.wafctl('site', 'set', WAF, '--inbound-threshold', '1000')).code).toBe(0);
+    // New connections are dealt out to both workers: every one of ten in a row must see both settings.
+    await eventually(async () => {
+      const codes = await Promise.all(Array.from({ length: 10 }, (_, i) => at(i % 2 ? '/?q=wafctl-worker-marker' : "/?id=1%27%20OR%201=1--")));
+      return codes.every((c, i) => c === (i % 2 ? 403 : 200));
+    }, 'both workers on the new rule set', 60_000);
   });
 });
