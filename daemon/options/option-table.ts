@@ -85,7 +85,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'edgeMaxHeaders', flag: 'edge-max-headers', env: 'WAFCTL_EDGE_MAX_HEADERS', file: 'edge_max_headers', kind: 'count', fallback: () => 100, help: 'most request header fields (431)' },
   { key: 'edgeMaxBodyBytes', flag: 'edge-max-body-bytes', env: 'WAFCTL_EDGE_MAX_BODY_BYTES', file: 'edge_max_body_bytes', kind: 'bytes', fallback: () => 13 * 1024 * 1024, help: 'largest request body the WAF inspects (larger: the site\'s body_over_limit)' },
   { key: 'edgeMaxInFlight', flag: 'edge-max-in-flight', env: 'WAFCTL_EDGE_MAX_IN_FLIGHT', file: 'edge_max_in_flight', kind: 'limit', fallback: () => 1024, help: 'requests one edge worker handles at once, more get 503 (0: unbounded)' },
-  { key: 'edgeShedLoopDelayMs', flag: 'edge-shed-loop-delay-ms', env: 'WAFCTL_EDGE_SHED_LOOP_DELAY_MS', file: 'edge_shed_loop_delay_ms', kind: 'limit', fallback: () => 250, help: 'shed with 503 while the event loop lags more than this (0: off)' },
+  { key: 'edgeShedLoopDelayMs', flag: 'edge-shed-loop-delay-ms', env: 'WAFCTL_EDGE_SHED_LOOP_DELAY_MS', file: 'edge_shed_loop_delay_ms', kind: 'limit', fallback: () => 500, help: 'shed with 503 requests that waited longer than this on a stalled event loop (0: off)' },
   { key: 'edgeMaxConnections', flag: 'edge-max-connections', env: 'WAFCTL_EDGE_MAX_CONNECTIONS', file: 'edge_max_connections', kind: 'limit', fallback: () => 20_000, help: 'open client connections per edge listener and worker (0: unbounded)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];

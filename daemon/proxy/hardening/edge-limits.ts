@@ -18,7 +18,7 @@ export interface EdgeLimits {
   bodyIdleTimeoutMs: number;
   /** Requests one worker handles at once; more get 503 + Retry-After. 0: unbounded. */
   maxInFlight: number;
-  /** Shed with 503 while the event loop's mean delay over the last sample exceeds this (ms). 0: off. */
+  /** Shed with 503 a request that waited on a stalled event loop longer than this (ms; the worker is out of CPU). 0: off. */
   shedLoopDelayMs: number;
   /** Open client connections per listener and worker; more are closed on accept. 0: unbounded. */
   maxConnections: number;
@@ -31,7 +31,7 @@ export const DEFAULT_EDGE_LIMITS: Readonly<EdgeLimits> = Object.freeze({
   headerTimeoutMs: 20_000,
   bodyIdleTimeoutMs: 60_000,
   maxInFlight: 1024,
-  shedLoopDelayMs: 250,
+  shedLoopDelayMs: 500,
   maxConnections: 20_000,
 });
 

@@ -1,17 +1,21 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 
 // Overload: past its capacity an edge worker answers the excess with a cheap 503 instead of
 // queueing it (a queue only grows memory and latency until everything times out). Two signals,
 // either one sheds:
 // - requests in flight in this worker (head received, response not finished) at the bound:
 //   holds memory flat when the origin is slow or the clients flood;
-// - the event loop's mean delay over the last sample above the bound: the worker is out of CPU
-//   (the WAF engine is CPU-bound, so in-flight stays low while the queue grows in the kernel).
-//   The mean, not the max, as fastify's under-pressure does, so one slow tick does not shed.
+// - the event loop stalled past the bound: the worker is out of CPU. The WAF engine runs
+//   synchronously, so under overload one turn of the loop reads a large batch of requests and
+//   inspects them one after the other; the last of the batch has waited the whole turn. A
+//   ticker notes when the loop last got round to timers; a request whose head is handled more
+//   than the bound after that tick has waited at least that long, and so has everything after
+//   it in the same turn: those are shed (a 503 costs a fraction of an inspection), the turn
+//   ends sooner, and the next turn starts with fresh requests. Work-conserving: each turn still
+//   serves about `bound` ms of requests, the rest of the backlog is answered at once.
 // Shedding is per worker and decided when a request's head arrives, before any site logic.
 
-const SAMPLE_MS = 500;
-const RESOLUTION_MS = 10;
+const TICK_MS = 10;
 
 export interface ShedderOptions {
   maxInFlight: number;
@@ -23,33 +27,33 @@ export interface ShedderStats {
   admitted: number;
   shedInFlight: number;
   shedLoopDelay: number;
-  /** Mean event-loop delay of the last sample, ms (0 when the delay signal is off). */
-  loopDelayMs: number;
+  /** Longest loop stall seen by a request (ms) since the last stats() call. */
+  worstStallMs: number;
 }
 
 export class LoadShedder {
   private inFlight = 0;
-  private overloaded = false;
-  private lastDelayMs = 0;
+  private lastTick = performance.now();
+  private worstStall = 0;
   private readonly counts = { admitted: 0, shedInFlight: 0, shedLoopDelay: 0 };
-  private readonly histogram: IntervalHistogram | null;
-  private readonly timer: NodeJS.Timeout | null;
+  private readonly ticker: NodeJS.Timeout | null;
 
   constructor(private readonly options: ShedderOptions) {
     if (options.shedLoopDelayMs > 0) {
-      this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-      this.histogram.enable();
-      this.timer = setInterval(() => this.sample(), SAMPLE_MS);
-      this.timer.unref();
+      this.ticker = setInterval(() => { this.lastTick = performance.now(); }, TICK_MS);
+      this.ticker.unref();
     } else {
-      this.histogram = null;
-      this.timer = null;
+      this.ticker = null;
     }
   }
 
   /** 'ok': the caller must call release() once the response is finished; otherwise why it is shed. */
   admit(): 'ok' | 'in-flight' | 'loop-delay' {
-    if (this.overloaded) { this.counts.shedLoopDelay++; return 'loop-delay'; }
+    if (this.ticker) {
+      const stall = performance.now() - this.lastTick - TICK_MS;
+      if (stall > this.worstStall) this.worstStall = stall;
+      if (stall > this.options.shedLoopDelayMs) { this.counts.shedLoopDelay++; return 'loop-delay'; }
+    }
     if (this.options.maxInFlight > 0 && this.inFlight >= this.options.maxInFlight) { this.counts.shedInFlight++; return 'in-flight'; }
     this.inFlight++;
     this.counts.admitted++;
@@ -61,19 +65,12 @@ export class LoadShedder {
   }
 
   stats(): ShedderStats {
-    return { inFlight: this.inFlight, ...this.counts, loopDelayMs: this.lastDelayMs };
+    const stats = { inFlight: this.inFlight, ...this.counts, worstStallMs: Math.max(0, this.worstStall) };
+    this.worstStall = 0;
+    return stats;
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.histogram?.disable();
-  }
-
-  private sample(): void {
-    const h = this.histogram!;
-    // The histogram counts the timer's own resolution as delay; take it off (under-pressure does the same).
-    this.lastDelayMs = h.count > 0 ? Math.max(0, h.mean / 1e6 - RESOLUTION_MS) : 0;
-    h.reset();
-    this.overloaded = this.lastDelayMs > this.options.shedLoopDelayMs;
+    if (this.ticker) clearInterval(this.ticker);
   }
 }

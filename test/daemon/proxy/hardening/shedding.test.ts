@@ -1,11 +1,13 @@
 import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LoadShedder } from '../../../../daemon/proxy/hardening/load-shedder.js';
+import type { RequestInspector } from '../../../../daemon/proxy/inspector.js';
 import { request, startEdge } from '../helpers.js';
 import { startRecordingOrigin } from './raw-client.js';
 
-// Overload shedding with small configured bounds: past the in-flight bound, and while the event loop
-// lags, requests get a cheap 503 with Retry-After; the edge serves normally again once it is over.
+// Overload shedding with small configured bounds: past the in-flight bound, and behind a stalled event
+// loop, requests get a cheap 503 with Retry-After; the edge serves normally again once it is over.
 
 describe('load shedding', () => {
   it('in-flight bound: with 2 slots and a slow origin, 2 of 6 concurrent requests are served, 4 shed with 503 + Retry-After', async () => {
@@ -35,30 +37,40 @@ describe('load shedding', () => {
     }
   });
 
-  it('event-loop delay: while the loop lags past the bound requests are shed, and served again once it recovers', async () => {
+  it('event-loop stall: of a batch of requests arriving together at a CPU-bound worker, those behind the bound are shed', async () => {
     const origin = await startRecordingOrigin();
-    const edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], { limits: { maxInFlight: 0, shedLoopDelayMs: 40 } });
+    // An engine that takes 60 ms of CPU per request; the bound is 100 ms.
+    const slowEngine: RequestInspector = {
+      wantsBody: () => false,
+      inspect: () => { const end = performance.now() + 60; while (performance.now() < end) { /* inspect */ } return null; },
+    };
+    const edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], { inspector: slowEngine, limits: { maxInFlight: 0, shedLoopDelayMs: 100 } });
     try {
-      expect((await request({ port: edge.port, path: '/before' })).status).toBe(200);
-      // Hog the loop: 150 ms busy slices, back to back, for about 1.2 s (two samples of 500 ms).
-      const until = Date.now() + 1_200;
-      await new Promise<void>((resolve) => {
-        const hog = () => {
-          const end = Date.now() + 150;
-          while (Date.now() < end) { /* busy */ }
-          if (Date.now() < until) setTimeout(hog, 1); else resolve();
-        };
-        hog();
-      });
-      expect(edge.edge.loadStats().loopDelayMs).toBeGreaterThan(40);
-      const during = await request({ port: edge.port, path: '/during' });
-      expect(during.status).toBe(503);
-      expect(during.headers['retry-after']).toBe('1');
-      expect(edge.edge.loadStats().shedLoopDelay).toBeGreaterThanOrEqual(1);
-      // One quiet sample later the worker admits again.
-      await new Promise((r) => setTimeout(r, 1_100));
+      const sockets = await Promise.all(Array.from({ length: 8 }, () => new Promise<net.Socket>((resolve) => {
+        const s = net.connect(edge.port, '127.0.0.1', () => resolve(s));
+      })));
+      await new Promise((r) => setTimeout(r, 100)); // every connection accepted by the edge
+      const replies = sockets.map((s) => new Promise<number>((resolve) => {
+        let text = '';
+        s.setEncoding('latin1');
+        s.on('data', (d: string) => { text += d; if (/\r\n\r\n/.test(text)) resolve(Number(text.slice(9, 12))); });
+        s.on('error', () => resolve(0));
+      }));
+      // Written in one go: the edge reads them in one turn of its loop.
+      for (const s of sockets) s.write('GET /batch HTTP/1.1\r\nHost: example.test\r\n\r\n');
+      const statuses = await Promise.all(replies);
+      for (const s of sockets) s.destroy();
+      const served = statuses.filter((x) => x === 200).length;
+      const shed = statuses.filter((x) => x === 503).length;
+      expect(served + shed).toBe(8);
+      expect(served).toBeGreaterThanOrEqual(1);
+      expect(shed).toBeGreaterThanOrEqual(1);
+      const stats = edge.edge.loadStats();
+      expect(stats.shedLoopDelay).toBe(shed);
+      expect(stats.worstStallMs).toBeGreaterThan(100);
+      // The batch is over: the next request is served.
       expect((await request({ port: edge.port, path: '/after' })).status).toBe(200);
-      expect(origin.heads.map((h) => h.url)).toEqual(['/before', '/after']);
+      expect(origin.heads.filter((h) => h.url === '/batch').length).toBe(served);
     } finally {
       await edge.close();
       await origin.close();
@@ -68,7 +80,7 @@ describe('load shedding', () => {
   it('bounds of 0 turn shedding off', () => {
     const shedder = new LoadShedder({ maxInFlight: 0, shedLoopDelayMs: 0 });
     for (let i = 0; i < 10_000; i++) expect(shedder.admit()).toBe('ok');
-    expect(shedder.stats()).toMatchObject({ inFlight: 10_000, shedInFlight: 0, shedLoopDelay: 0, loopDelayMs: 0 });
+    expect(shedder.stats()).toMatchObject({ inFlight: 10_000, shedInFlight: 0, shedLoopDelay: 0, worstStallMs: 0 });
     shedder.stop();
   });
 });
