@@ -9,16 +9,8 @@
 import { loadCrs, type Waf } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import { benchRequests } from './requests.js';
+import { BENCH_BASE as BASE, CRS_RULES, CRS_SETUP } from './setup.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
-
-const CRS_RULES = '/usr/share/modsecurity-crs/rules';
-const CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
-const BASE = `SecRuleEngine On
-SecRequestBodyAccess On
-SecRule REQUEST_HEADERS:Content-Type "^(?:application(?:/soap\\+|/)|text/)xml" "id:200000,phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=XML"
-SecRule REQUEST_HEADERS:Content-Type "^application/json" "id:200001,phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"
-SecRequestBodyLimit 13107200
-SecRequestBodyNoFilesLimit 131072`;
 
 const argv = process.argv.slice(2);
 const iterations = Number(argv[argv.indexOf('--iterations') + 1]) || 2000;

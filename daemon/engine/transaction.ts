@@ -14,12 +14,12 @@ function nextUniqueId(): string {
 import type { Rule } from './rules/rule.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { RuleMatch, Interruption } from './rules/match.js';
-import type { TransformStep } from './rules/transform-chain.js';
+import { byteClassesOf, type TransformStep } from './rules/transform-chain.js';
 import { evaluatePhase, effectiveDisruptive } from './rules/evaluate.js';
 import type { ActionContext, TransactionSettings } from './actions/context.js';
 import { SEVERITY_NAMES } from './actions/severity.js';
 import type { MatchedValue, RuleFacts } from './variables/context.js';
-import { selectorMatches, type KeySelector, type TargetExclusion } from './variables/targets.js';
+import { withoutSelected, type CompiledTarget, type ExclusionGroup, type TargetExclusion } from './variables/targets.js';
 import type { VarEntry } from './collections/keyed-list.js';
 import { KeyedList, EMPTY_LIST } from './collections/keyed-list.js';
 import { MutableCollection } from './collections/mutable-collection.js';
@@ -33,14 +33,6 @@ import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 
-function filterEntries(entries: readonly VarEntry[], selectors: readonly KeySelector[]): readonly VarEntry[] {
-  const out: VarEntry[] = [];
-  outer: for (const e of entries) {
-    for (const s of selectors) if (selectorMatches(s, e.key)) continue outer;
-    out.push(e);
-  }
-  return out.length === entries.length ? entries : out;
-}
 
 const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
@@ -88,8 +80,11 @@ export class Transaction implements ActionContext {
   private removedRules: RulePredicate[] = [];
   private targetRemovals: TargetRemoval[] = [];
   readonly scalarCache = new Map<string, VarEntry[]>();
-  private readonly functionCache: Array<Map<string, string> | undefined>;
-  private readonly exclusionCache = new Map<readonly KeySelector[], { source: readonly VarEntry[]; result: readonly VarEntry[] }>();
+  /** Entries per target slot (rules/target-slots.ts) for the phase being run. */
+  readonly slotEntries: Array<readonly VarEntry[] | undefined>;
+  private slotPhase = 0;
+  private readonly exclusionSources: Array<readonly VarEntry[] | undefined>;
+  private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
   phase = 0;
 
@@ -109,7 +104,9 @@ export class Transaction implements ActionContext {
       auditEngine: engine.auditEngine,
       auditLogParts: engine.auditLogParts,
     };
-    this.functionCache = new Array(host.ruleSet.transformFunctions);
+    this.slotEntries = new Array(host.ruleSet.targetSlots);
+    this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
+    this.exclusionResults = new Array(host.ruleSet.exclusionGroups);
     const tx = this.tx;
     this.runtime = {
       capturing: false,
@@ -128,6 +125,11 @@ export class Transaction implements ActionContext {
   private runPhase(phase: number): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
     if (phase <= this.allowedUntil && phase !== 5) return null;
+    if (phase !== this.slotPhase) {
+      // Request, body and response data only change between phases.
+      this.slotEntries.fill(undefined);
+      this.slotPhase = phase;
+    }
     this.phase = phase;
     this.allowedPhase = false;
     evaluatePhase(this, this.host.ruleSet.phases[phase]);
@@ -190,7 +192,7 @@ export class Transaction implements ActionContext {
     return this.runtime;
   }
 
-  /** `entry.value` after `step` (and its parents), cached on the entry and per input. */
+  /** `entry.value` after `step` (and its parents), cached on the entry by step. */
   transform(entry: VarEntry, step: TransformStep): string {
     let results = entry.transformed;
     if (results === undefined) {
@@ -198,21 +200,25 @@ export class Transaction implements ActionContext {
       entry.transformed = results;
     }
     let result = results[step.id];
-    if (result === undefined) {
-      const input = step.parent === undefined ? entry.value : this.transform(entry, step.parent);
-      let byInput = this.functionCache[step.fnId];
-      if (byInput === undefined) {
-        byInput = new Map();
-        this.functionCache[step.fnId] = byInput;
-      }
-      result = byInput.get(input);
-      if (result === undefined) {
-        result = step.fn(input);
-        byInput.set(input, result);
-      }
-      results[step.id] = result;
-    }
+    if (result !== undefined) return result;
+    const parent = step.parent;
+    const input = parent === undefined ? entry.value : this.transform(entry, parent);
+    if (input !== entry.value) result = step.fn(input);
+    // The chain so far left the value as it was: the step alone gives the answer, once per value.
+    else if (parent !== undefined) result = this.transform(entry, step.alone);
+    else if (step.triggerBit !== 0 && (this.byteClasses(entry) & step.triggerBit) === 0) result = input;
+    else result = step.fn(input);
+    results[step.id] = result;
     return result;
+  }
+
+  private byteClasses(entry: VarEntry): number {
+    let classes = entry.byteClasses;
+    if (classes === -1) {
+      classes = byteClassesOf(entry.value, this.host.ruleSet.byteClasses);
+      entry.byteClasses = classes;
+    }
+    return classes;
   }
 
   isRemoved(rule: Rule): boolean {
@@ -220,23 +226,33 @@ export class Transaction implements ActionContext {
     return false;
   }
 
-  /** `entries` of `variableName` without the names `rule` must not look at. */
-  withoutExcluded(rule: Rule, variableName: string, entries: readonly VarEntry[]): readonly VarEntry[] {
-    const fixed = rule.exclusionsByVariable.get(variableName);
+  /** True once a ctl:ruleRemoveBy* ran in this transaction. */
+  get removesRules(): boolean {
+    return this.removedRules.length > 0;
+  }
+
+  /** True once a ctl:ruleRemoveTargetBy* ran in this transaction. */
+  get removesTargets(): boolean {
+    return this.targetRemovals.length > 0;
+  }
+
+  /** `entries` without the names an exclusion group removes (`!REQUEST_COOKIES:/__utm/`). */
+  withoutGroup(group: ExclusionGroup, entries: readonly VarEntry[]): readonly VarEntry[] {
+    // Rules sharing a group filter the same list once (for variables not kept per phase).
+    if (this.exclusionSources[group.index] === entries) return this.exclusionResults[group.index];
+    const result = withoutSelected(entries, group.selectors);
+    this.exclusionSources[group.index] = entries;
+    this.exclusionResults[group.index] = result;
+    return result;
+  }
+
+  /** `entries` of `target` without what ctl:ruleRemoveTargetBy* removed for the current rule. */
+  withoutRemovedTargets(target: CompiledTarget, entries: readonly VarEntry[]): readonly VarEntry[] {
+    const starter = this.currentStarter!;
+    const name = target.variable.name;
     let result = entries;
-    if (fixed !== undefined) {
-      const cached = this.exclusionCache.get(fixed);
-      if (cached !== undefined && cached.source === entries) result = cached.result;
-      else {
-        result = filterEntries(entries, fixed);
-        this.exclusionCache.set(fixed, { source: entries, result });
-      }
-    }
-    if (this.targetRemovals.length > 0 && result.length > 0) {
-      const starter = rule.chainStarter;
-      for (const r of this.targetRemovals) {
-        if (r.exclusion.variableName === variableName && r.applies(starter)) result = filterEntries(result, [r.exclusion]);
-      }
+    for (const r of this.targetRemovals) {
+      if (r.exclusion.variableName === name && r.applies(starter)) result = withoutSelected(result, [r.exclusion]);
     }
     return result;
   }

@@ -1,13 +1,22 @@
 // A read-only, ordered, possibly repeating list of name/value pairs (ARGS, REQUEST_HEADERS,
 // REQUEST_COOKIES, ...). Names compare case-insensitively, as in ModSecurity v2's APR tables;
 // the lower-cased index is built on the first keyed lookup only.
-export interface VarEntry {
-  /** The name as sent ('' for a scalar variable). */
-  readonly key: string;
-  readonly value: string;
+//
+// Every value a rule looks at is a VarEntry made by this one constructor, so the evaluator's
+// property loads on entries see a single hidden class.
+export class VarEntry {
   /** Transformation results of `value` by trie step id, filled by the transaction. A result
    *  depends on the value only, so it may live on the entry for the entry's lifetime. */
-  transformed?: Array<string | undefined>;
+  transformed: Array<string | undefined> | undefined = undefined;
+  /** Which transformations `value` could make do something (rules/transform-chain.ts); -1 until
+   *  computed. */
+  byteClasses = -1;
+
+  constructor(
+    /** The name as sent ('' for a scalar variable). */
+    readonly key: string,
+    readonly value: string,
+  ) {}
 }
 
 const EMPTY: readonly VarEntry[] = [];
@@ -19,7 +28,7 @@ export class KeyedList {
   constructor(readonly entries: readonly VarEntry[]) {}
 
   static fromPairs(pairs: ReadonlyArray<readonly [string, string]>): KeyedList {
-    return new KeyedList(pairs.map(([key, value]) => ({ key, value })));
+    return new KeyedList(pairs.map(([key, value]) => new VarEntry(key, value)));
   }
 
   /** Entries whose name equals `lowerKey` (already lower-cased). */
@@ -38,7 +47,7 @@ export class KeyedList {
 
   /** The *_NAMES view: each entry's value is its name. */
   names(): KeyedList {
-    this.namesList ??= new KeyedList(this.entries.map((e) => ({ key: e.key, value: e.key })));
+    this.namesList ??= new KeyedList(this.entries.map((e) => new VarEntry(e.key, e.key)));
     return this.namesList;
   }
 

@@ -2,7 +2,7 @@
 // kept between transactions. Keys compare case-insensitively; values are strings, as in
 // ModSecurity (setvar arithmetic parses them as integers). Variables may carry an expiry
 // (expirevar), after which they read as absent.
-import type { VarEntry } from './keyed-list.js';
+import { VarEntry } from './keyed-list.js';
 
 interface StoredVar {
   key: string;
@@ -73,12 +73,12 @@ export class MutableCollection {
   byKey(lowerKey: string): readonly VarEntry[] {
     const found = this.vars.get(lowerKey);
     if (found === undefined) return EMPTY;
-    found.view ??= [{ key: found.key, value: found.value }];
+    found.view ??= [new VarEntry(found.key, found.value)];
     return found.view;
   }
 
   entries(): readonly VarEntry[] {
-    this.snapshot ??= [...this.vars.values()].map((v) => ({ key: v.key, value: v.value }));
+    this.snapshot ??= [...this.vars.values()].map((v) => new VarEntry(v.key, v.value));
     return this.snapshot;
   }
 

@@ -1,5 +1,5 @@
 // What phase 2 knows about the request body once the body processor has run.
-import { KeyedList, EMPTY_LIST } from '../collections/keyed-list.js';
+import { KeyedList, EMPTY_LIST, VarEntry } from '../collections/keyed-list.js';
 import type { BodyParseResult, MultipartDetails } from '../body-processors/types.js';
 
 export class ParsedBody {
@@ -24,9 +24,9 @@ export class ParsedBody {
   ) {
     this.argsPost = result ? KeyedList.fromPairs(result.args) : EMPTY_LIST;
     const files = result?.files ?? [];
-    this.files = new KeyedList(files.map((f) => ({ key: f.fieldName, value: f.fileName })));
-    this.fileNames = new KeyedList(files.map((f) => ({ key: f.fieldName, value: f.fieldName })));
-    this.fileSizes = new KeyedList(files.map((f) => ({ key: f.fieldName, value: String(f.size) })));
+    this.files = new KeyedList(files.map((f) => new VarEntry(f.fieldName, f.fileName)));
+    this.fileNames = new KeyedList(files.map((f) => new VarEntry(f.fieldName, f.fieldName)));
+    this.fileSizes = new KeyedList(files.map((f) => new VarEntry(f.fieldName, String(f.size))));
     this.filesCombinedSize = files.reduce((sum, f) => sum + f.size, 0);
     this.multipart = result?.multipart;
     this.multipartFlags = new Map(Object.entries(result?.multipart?.flags ?? {}).map(([k, v]) => [k.toUpperCase(), v]));

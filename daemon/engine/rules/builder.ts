@@ -11,33 +11,13 @@ import { defaultEngineSettings, type EngineSettings, type RuleSet } from './rule
 import type { ActionCompileContext } from '../actions/action.js';
 import type { OperatorFactory } from '../operators/types.js';
 import type { Transformation } from '../transformations/types.js';
-import { parseTargets, type KeySelector, type TargetExclusion } from '../variables/targets.js';
+import { parseTargets } from '../variables/targets.js';
+import { finishTargets } from './target-slots.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 export interface Registries {
   operators: ReadonlyMap<string, OperatorFactory>;
   transformations: ReadonlyMap<string, Transformation>;
-}
-
-function selectorKey(s: KeySelector): string {
-  return s.keyRegex ? `/${s.keyRegex.source}/${s.keyRegex.flags}` : s.keyLower ?? '*';
-}
-
-/** Groups exclusions by variable; equal groups (same variable, same selectors) share one array. */
-function groupExclusions(exclusions: readonly TargetExclusion[], interned: Map<string, KeySelector[]>): Map<string, KeySelector[]> {
-  const groups = new Map<string, TargetExclusion[]>();
-  for (const e of exclusions) groups.set(e.variableName, [...(groups.get(e.variableName) ?? []), e]);
-  const out = new Map<string, KeySelector[]>();
-  for (const [name, list] of groups) {
-    const signature = `${name}\u0000${list.map(selectorKey).join('\u0000')}`;
-    let shared = interned.get(signature);
-    if (shared === undefined) {
-      shared = list;
-      interned.set(signature, shared);
-    }
-    out.set(name, shared);
-  }
-  return out;
 }
 
 interface DefaultAction {
@@ -146,8 +126,7 @@ export class RuleSetBuilder {
 
   finish(where: SourceLocation): RuleSet {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
-    const interned = new Map<string, KeySelector[]>();
-    for (const rule of this.rules) rule.exclusionsByVariable = groupExclusions(rule.exclusions, interned);
+    const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const phases: Rule[][] = [[], [], [], [], [], []];
     const byId = new Map<number, Rule>();
     const orderById = new Map<string, number>();
@@ -170,6 +149,6 @@ export class RuleSetBuilder {
       }
     }
     void where;
-    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, transformFunctions: this.trie.functionCount };
+    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots };
   }
 }

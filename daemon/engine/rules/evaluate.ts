@@ -2,32 +2,69 @@
 // every target value goes through the (cached) transformation chain and the operator; each
 // match runs the rule's non-disruptive actions; the last rule of a chain logs each of its
 // matches and applies the chain starter's disruptive action; skip/skipAfter move on.
+//
+// This is the hot loop (hundreds of rules, thousands of values per request): everything a
+// rule needs was resolved at load (targets with their exclusion groups, the transformation
+// step, the operator), so per value it is one cached transformation lookup and one call.
 import type { Rule, Disruptive } from './rule.js';
-import type { CompiledTarget } from '../variables/targets.js';
-import type { VarEntry } from '../collections/keyed-list.js';
+import { withoutSelected, type CompiledTarget } from '../variables/targets.js';
+import { VarEntry } from '../collections/keyed-list.js';
 import type { Transaction } from '../transaction.js';
 
 const PASS: Disruptive = { kind: 'pass' };
+const NONE: readonly VarEntry[] = [];
 
-function collect(tx: Transaction, rule: Rule, target: CompiledTarget): readonly VarEntry[] {
+/** The values `target` selects, before any exclusion. */
+function select(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
   const v = target.variable;
-  let entries: readonly VarEntry[];
-  if (target.expression !== undefined) entries = v.byExpression ? v.byExpression(tx, target.expression) : [];
-  else if (target.keyLower !== undefined) {
+  if (target.keyLower !== undefined) {
     const key = target.keyLower;
-    entries = v.byKey ? v.byKey(tx, key) : v.entries(tx).filter((e) => e.key.toLowerCase() === key);
-  } else if (target.keyRegex !== undefined) {
+    return v.byKey !== undefined ? v.byKey(tx, key) : v.entries(tx).filter((e) => e.key.toLowerCase() === key);
+  }
+  if (target.keyRegex !== undefined) {
     const re = target.keyRegex;
-    entries = v.entries(tx).filter((e) => re.test(e.key));
-  } else entries = v.entries(tx);
-  if (entries.length === 0) return entries;
-  return tx.withoutExcluded(rule, v.name, entries);
+    return v.entries(tx).filter((e) => re.test(e.key));
+  }
+  if (target.expression !== undefined) return v.byExpression !== undefined ? v.byExpression(tx, target.expression) : NONE;
+  return v.entries(tx);
+}
+
+/** The values `target` selects for the current rule, exclusions applied. */
+function collect(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
+  let entries: readonly VarEntry[];
+  const slot = target.slot!;
+  if (slot >= 0 && tx.slotEntries[slot] !== undefined) entries = tx.slotEntries[slot];
+  else {
+    entries = select(tx, target);
+    const group = target.excluded;
+    if (slot >= 0) {
+      if (group !== undefined && entries.length > 0) entries = withoutSelected(entries, group.selectors);
+      tx.slotEntries[slot] = entries;
+    } else if (group !== undefined && entries.length > 0) entries = tx.withoutGroup(group, entries);
+  }
+  if (entries.length === 0 || !tx.removesTargets) return entries;
+  return tx.withoutRemovedTargets(target, entries);
 }
 
 function matchedName(target: CompiledTarget, entry: VarEntry): string {
   if (target.count) return target.text.slice(1);
   if (!target.variable.collection || entry.key === '') return target.variable.name;
   return `${target.variable.name}:${entry.key}`;
+}
+
+/** multiMatch: the operator on the value and after every transformation that changed it. */
+function multiMatchHit(tx: Transaction, rule: Rule, entry: VarEntry): string | undefined {
+  const operator = rule.operator!;
+  const runtime = tx.operatorRuntime(rule.capture);
+  let previous = entry.value;
+  if (operator.evaluate(previous, runtime) !== operator.negated) return previous;
+  for (const step of rule.transform!.path) {
+    const value = tx.transform(entry, step);
+    if (value === previous) continue;
+    previous = value;
+    if (operator.evaluate(value, runtime) !== operator.negated) return value;
+  }
+  return undefined;
 }
 
 /** Evaluates one rule (not its chain); returns whether it matched at least once. */
@@ -37,38 +74,32 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
     tx.onMatch(rule, starter, '', '');
     return true;
   }
-  let matched = false;
+  const evaluate = operator.evaluate;
+  const negated = operator.negated;
+  const step = rule.transform;
+  const multi = rule.multiMatch && step !== undefined;
   const runtime = tx.operatorRuntime(rule.capture);
-  for (const target of rule.targets) {
-    const entries = collect(tx, rule, target);
+  const targets = rule.targets;
+  let matched = false;
+  for (let t = 0; t < targets.length; t++) {
+    const target = targets[t];
+    const entries = collect(tx, target);
     if (target.count) {
       const value = String(entries.length);
-      if (operator.evaluate(value, runtime) !== operator.negated) {
+      if (evaluate(value, runtime) !== negated) {
         matched = true;
-        tx.onMatch(rule, starter, matchedName(target, { key: '', value }), value);
+        tx.onMatch(rule, starter, matchedName(target, new VarEntry('', value)), value);
         if (tx.interruption) return true;
       }
       continue;
     }
-    for (const entry of entries) {
+    for (let e = 0; e < entries.length; e++) {
+      const entry = entries[e];
       let hit: string | undefined;
-      if (rule.multiMatch && rule.transform !== undefined) {
-        let previous = entry.value;
-        if (operator.evaluate(previous, runtime) !== operator.negated) hit = previous;
-        else {
-          for (const step of rule.transform.path) {
-            const value = tx.transform(entry, step);
-            if (value === previous) continue;
-            previous = value;
-            if (operator.evaluate(value, runtime) !== operator.negated) {
-              hit = value;
-              break;
-            }
-          }
-        }
-      } else {
-        const value = rule.transform === undefined ? entry.value : tx.transform(entry, rule.transform);
-        if (operator.evaluate(value, runtime) !== operator.negated) hit = value;
+      if (multi) hit = multiMatchHit(tx, rule, entry);
+      else {
+        const value = step === undefined ? entry.value : tx.transform(entry, step);
+        if (evaluate(value, runtime) !== negated) hit = value;
       }
       if (hit !== undefined) {
         matched = true;
@@ -102,7 +133,7 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
   let i = 0;
   while (i < rules.length) {
     const rule = rules[i];
-    if (tx.isRemoved(rule)) {
+    if (tx.removesRules && tx.isRemoved(rule)) {
       i++;
       continue;
     }

@@ -54,6 +54,10 @@ export interface RuleSet {
   readonly byId: ReadonlyMap<number, Rule>;
   /** Number of distinct transformation steps (sizes the per-transaction cache). */
   readonly transformSteps: number;
-  /** Number of distinct transformations (sizes the per-input cache). */
-  readonly transformFunctions: number;
+  /** Per byte: trigger bits of the transformations it could make do something (transform-chain.ts). */
+  readonly byteClasses: Int32Array;
+  /** Number of distinct exclusion groups (sizes the per-transaction cache). */
+  readonly exclusionGroups: number;
+  /** Number of target slots kept per phase (rules/target-slots.ts). */
+  readonly targetSlots: number;
 }

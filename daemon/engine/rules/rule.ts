@@ -1,6 +1,6 @@
 // The compiled form of one SecRule / SecAction / SecMarker. Built by the compiler at load
 // (actions write into it), frozen in use: nothing here is created per request.
-import type { CompiledTarget, KeySelector, TargetExclusion } from '../variables/targets.js';
+import type { CompiledTarget, TargetExclusion } from '../variables/targets.js';
 import type { Macro } from '../macros/macro.js';
 import type { OperatorEvaluate } from '../operators/types.js';
 import type { TransformStep } from './transform-chain.js';
@@ -36,10 +36,8 @@ export class Rule {
   kind: 'rule' | 'action' | 'marker' = 'rule';
   markerName = '';
   targets: CompiledTarget[] = [];
+  /** `!VAR:sel` exclusions as written; finish() hands each target its variable's group. */
   exclusions: TargetExclusion[] = [];
-  /** `exclusions` grouped by variable name, built at load; equal groups share one array, so a
-   *  transaction can cache the filtered values per group across rules. */
-  exclusionsByVariable: ReadonlyMap<string, readonly KeySelector[]> = new Map();
   operator: CompiledOperator | undefined;
   /** The transformation chain's last step; undefined = none. */
   transform: TransformStep | undefined;

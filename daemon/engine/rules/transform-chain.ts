@@ -1,34 +1,42 @@
 // Transformation chains compiled into a shared trie: `t:urlDecodeUni,t:lowercase` and
 // `t:urlDecodeUni,t:htmlEntityDecode` share their first step. Each step has a small integer id
-// so a transaction can cache "value after step N" per value, and a later rule with a longer
-// chain reuses the shorter chain's result instead of decoding again. Below that, results are
-// also cached per (transformation, input): most transformations leave most values unchanged,
-// so `t:urlDecodeUni,t:lowercase` on a value without escapes reuses `t:lowercase`'s result.
+// so a transaction can cache "value after step N" on the value's entry, and a later rule with a
+// longer chain reuses the shorter chain's result instead of decoding again.
+//
+// Most steps have nothing to do for most values (a decoder on a value without escapes). Two
+// things make that cheap without a per-input cache: each transformation with known trigger
+// bytes (transformations/trigger-bytes.ts) gets a bit, and a value's byte classes (one pass over
+// its bytes, once per value) say which of them could change it; and when a chain's prefix left
+// the value as it was, the step's result is the same transformation applied alone (`alone`),
+// cached once per value however many chains end in it.
 import type { Transformation } from '../transformations/types.js';
+import { triggerBytes } from '../transformations/trigger-bytes.js';
 
 export interface TransformStep {
   readonly id: number;
-  /** Same for every step applying the same transformation: results are shared by input. */
-  readonly fnId: number;
   readonly name: string;
   readonly fn: Transformation;
   readonly parent: TransformStep | undefined;
   /** Steps from the first to this one, for multiMatch. */
   readonly path: readonly TransformStep[];
+  /** This transformation's bit in a value's byte classes; 0 = it always runs. */
+  readonly triggerBit: number;
+  /** The one-step chain of the same transformation (this step itself when it is first). */
+  readonly alone: TransformStep;
 }
+
+/** Bits available for trigger sets; transformations beyond them simply always run. */
+const MAX_BITS = 31;
 
 export class TransformTrie {
   private readonly steps: TransformStep[] = [];
   private readonly children = new Map<string, TransformStep>();
-  private readonly fnIds = new Map<string, number>();
+  private readonly bitsByTriggers = new Map<string, number>();
+  /** Per byte: the trigger bits of every transformation that byte could make do something. */
+  readonly byteClasses = new Int32Array(256);
 
   get size(): number {
     return this.steps.length;
-  }
-
-  /** Number of distinct transformations in use. */
-  get functionCount(): number {
-    return this.fnIds.size;
   }
 
   /** The step reached by applying `name` after `parent`. */
@@ -36,16 +44,47 @@ export class TransformTrie {
     const key = `${parent?.id ?? -1}\u0000${name}`;
     const found = this.children.get(key);
     if (found) return found;
+    const alone = parent === undefined ? undefined : this.step(undefined, name, fn);
     const path: TransformStep[] = parent ? [...parent.path] : [];
-    let fnId = this.fnIds.get(name);
-    if (fnId === undefined) {
-      fnId = this.fnIds.size;
-      this.fnIds.set(name, fnId);
-    }
-    const created: TransformStep = { id: this.steps.length, fnId, name, fn, parent, path };
+    const created = {
+      id: this.steps.length,
+      name,
+      fn,
+      parent,
+      path,
+      triggerBit: alone?.triggerBit ?? this.triggerBit(fn),
+      alone: alone as TransformStep,
+    };
+    created.alone ??= created;
     path.push(created);
     this.steps.push(created);
     this.children.set(key, created);
     return created;
   }
+
+  private triggerBit(fn: Transformation): number {
+    const bytes = triggerBytes.get(fn);
+    if (bytes === undefined) return 0;
+    let bit = this.bitsByTriggers.get(bytes);
+    if (bit === undefined) {
+      if (this.bitsByTriggers.size >= MAX_BITS) return 0;
+      bit = 1 << this.bitsByTriggers.size;
+      this.bitsByTriggers.set(bytes, bit);
+      for (let i = 0; i < bytes.length; i++) this.byteClasses[bytes.charCodeAt(i)] |= bit;
+    }
+    return bit;
+  }
+}
+
+/** Every trigger bit: what a char outside the byte range is taken to need. */
+const ALL_BITS = 0x7fffffff;
+
+/** The trigger bits of every byte in `value` (never -1: bits 0-30 only). */
+export function byteClassesOf(value: string, table: Int32Array): number {
+  let classes = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    classes |= c < 256 ? table[c] : ALL_BITS;
+  }
+  return classes;
 }

@@ -1,6 +1,6 @@
 // Variables filled by the request body processor in phase 2.
-import { keyed, scalar, type VariableDefinition } from './definition.js';
-import type { VarEntry } from '../collections/keyed-list.js';
+import { keyed, scalar, stable, type VariableDefinition } from './definition.js';
+import { VarEntry } from '../collections/keyed-list.js';
 
 const NONE: readonly VarEntry[] = [];
 
@@ -13,7 +13,7 @@ const MULTIPART_FLAGS = [
   'MULTIPART_CRLF_LF_LINES', 'MULTIPART_UNMATCHED_BOUNDARY', 'MULTIPART_FILE_COUNT_EXCEEDED',
 ];
 
-export const bodyVariables: VariableDefinition[] = [
+const definitions: VariableDefinition[] = [
   keyed('ARGS_POST', (c) => c.body.argsPost),
   keyed('ARGS_POST_NAMES', (c) => c.body.argsPost.names()),
   scalar('REQUEST_BODY', (c) => c.body.raw),
@@ -35,12 +35,12 @@ export const bodyVariables: VariableDefinition[] = [
   {
     name: 'MULTIPART_FILENAME',
     collection: false,
-    entries: (c) => (c.body.multipart?.fileNames ?? []).map((value) => ({ key: '', value })),
+    entries: (c) => (c.body.multipart?.fileNames ?? []).map((value) => new VarEntry('', value)),
   },
   {
     name: 'MULTIPART_NAME',
     collection: false,
-    entries: (c) => (c.body.multipart?.names ?? []).map((value) => ({ key: '', value })),
+    entries: (c) => (c.body.multipart?.names ?? []).map((value) => new VarEntry('', value)),
   },
   ...MULTIPART_FLAGS.map((flag) => scalar(flag, (c) => c.body.multipartFlags.get(flag) ?? 0)),
   {
@@ -51,7 +51,10 @@ export const bodyVariables: VariableDefinition[] = [
     byExpression(c, expression) {
       const xml = c.body.xml;
       if (xml === undefined) return NONE;
-      return xml.select(expression).map((value) => ({ key: expression, value }));
+      return xml.select(expression).map((value) => new VarEntry(expression, value));
     },
   },
 ];
+
+/** All of them only change between phases (request, body and response data). */
+export const bodyVariables: VariableDefinition[] = definitions.map(stable);

@@ -1,6 +1,6 @@
 // A SecLang variable: where its values come from in a transaction. Collections accept
 // `NAME:key` and `NAME:/regex/` selectors; scalars produce one value named after themselves.
-import type { VarEntry } from '../collections/keyed-list.js';
+import { VarEntry } from '../collections/keyed-list.js';
 import type { VariableContext } from './context.js';
 
 export interface VariableDefinition {
@@ -12,6 +12,9 @@ export interface VariableDefinition {
   entries(ctx: VariableContext): readonly VarEntry[];
   /** Fast keyed lookup (key already lower-cased); defaults to filtering entries(). */
   byKey?(ctx: VariableContext, lowerKey: string): readonly VarEntry[];
+  /** Its values cannot change while a phase runs (request, body and response data, the
+   *  transaction's id and start time): the transaction keeps them per phase. */
+  readonly stable?: boolean;
   /** XML: the selector is an XPath expression passed through as written. */
   readonly selectorIsExpression?: boolean;
   byExpression?(ctx: VariableContext, expression: string): readonly VarEntry[];
@@ -31,7 +34,7 @@ export function scalar(name: string, read: (ctx: VariableContext) => string | nu
       // One entry object per value per transaction, so its transformation results are reused.
       const cached = ctx.scalarCache.get(name);
       if (cached !== undefined && cached[0].value === value) return cached;
-      const fresh = [{ key: '', value }];
+      const fresh = [new VarEntry('', value)];
       ctx.scalarCache.set(name, fresh);
       return fresh;
     },
@@ -55,4 +58,9 @@ export function keyed(
       return source(ctx)?.byKey(lowerKey) ?? NONE;
     },
   };
+}
+
+/** The same variable, marked as only changing between phases (see `stable`). */
+export function stable(variable: VariableDefinition): VariableDefinition {
+  return { ...variable, stable: true };
 }

@@ -1,5 +1,5 @@
 // Variables about the request line, headers, cookies, query string and connection.
-import { keyed, scalar, type VariableDefinition } from './definition.js';
+import { keyed, scalar, stable, type VariableDefinition } from './definition.js';
 
 function fullRequest(ctx: Parameters<VariableDefinition['entries']>[0]): string {
   const head = ctx.request.headers.entries.map((h) => `${h.key}: ${h.value}\r\n`).join('');
@@ -7,7 +7,7 @@ function fullRequest(ctx: Parameters<VariableDefinition['entries']>[0]): string 
   return `${ctx.request.requestLine}\r\n${head}\r\n${body}`;
 }
 
-export const requestVariables: VariableDefinition[] = [
+const definitions: VariableDefinition[] = [
   scalar('REQUEST_METHOD', (c) => c.request.method),
   scalar('REQUEST_PROTOCOL', (c) => c.request.protocol),
   scalar('REQUEST_LINE', (c) => c.request.requestLine),
@@ -41,4 +41,7 @@ export const requestVariables: VariableDefinition[] = [
   scalar('FULL_REQUEST', fullRequest),
   scalar('FULL_REQUEST_LENGTH', (c) => fullRequest(c).length),
 ];
+
+/** All of them only change between phases (request, body and response data). */
+export const requestVariables: VariableDefinition[] = definitions.map(stable);
 

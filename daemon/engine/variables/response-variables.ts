@@ -1,7 +1,7 @@
 // Variables of phases 3 and 4: the response from the origin.
-import { keyed, scalar, type VariableDefinition } from './definition.js';
+import { keyed, scalar, stable, type VariableDefinition } from './definition.js';
 
-export const responseVariables: VariableDefinition[] = [
+const definitions: VariableDefinition[] = [
   scalar('RESPONSE_STATUS', (c) => c.response?.status),
   scalar('RESPONSE_PROTOCOL', (c) => c.response?.protocol ?? (c.response ? 'HTTP/1.1' : undefined)),
   scalar('STATUS_LINE', (c) => (c.response ? `${c.response.protocol ?? 'HTTP/1.1'} ${c.response.status}` : undefined)),
@@ -12,3 +12,6 @@ export const responseVariables: VariableDefinition[] = [
   scalar('RESPONSE_CONTENT_LENGTH', (c) => c.responseHeaders.byKey('content-length')[0]?.value),
   scalar('OUTBOUND_DATA_ERROR', () => 0),
 ];
+
+/** All of them only change between phases (request, body and response data). */
+export const responseVariables: VariableDefinition[] = definitions.map(stable);

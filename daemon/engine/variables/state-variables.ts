@@ -1,5 +1,6 @@
 // Variables of the transaction's own state: collections, matches, time, identifiers.
-import { keyed, scalar, type VariableDefinition } from './definition.js';
+import { keyed, scalar, stable, type VariableDefinition } from './definition.js';
+import { VarEntry } from '../collections/keyed-list.js';
 import type { VariableContext } from './context.js';
 
 function pad(n: number): string {
@@ -13,12 +14,12 @@ function persistent(name: string): VariableDefinition {
 function ruleEntries(c: VariableContext) {
   const rule = c.rule;
   if (rule === undefined) return [];
-  const out = [{ key: 'id', value: String(rule.id) }];
-  if (rule.rev !== undefined) out.push({ key: 'rev', value: rule.rev });
-  if (rule.severity !== undefined) out.push({ key: 'severity', value: String(rule.severity) });
-  if (rule.ver !== undefined) out.push({ key: 'ver', value: rule.ver });
-  if (rule.msgText !== undefined) out.push({ key: 'msg', value: rule.msgText });
-  if (rule.logdataText !== undefined) out.push({ key: 'logdata', value: rule.logdataText });
+  const out = [new VarEntry('id', String(rule.id))];
+  if (rule.rev !== undefined) out.push(new VarEntry('rev', rule.rev));
+  if (rule.severity !== undefined) out.push(new VarEntry('severity', String(rule.severity)));
+  if (rule.ver !== undefined) out.push(new VarEntry('ver', rule.ver));
+  if (rule.msgText !== undefined) out.push(new VarEntry('msg', rule.msgText));
+  if (rule.logdataText !== undefined) out.push(new VarEntry('logdata', rule.logdataText));
   return out;
 }
 
@@ -42,30 +43,30 @@ export const stateVariables: VariableDefinition[] = [
   {
     name: 'MATCHED_VARS',
     collection: true,
-    entries: (c) => c.matchedVars.map((m) => ({ key: m.name, value: m.value })),
+    entries: (c) => c.matchedVars.map((m) => new VarEntry(m.name, m.value)),
   },
   {
     name: 'MATCHED_VARS_NAMES',
     collection: true,
-    entries: (c) => c.matchedVars.map((m) => ({ key: m.name, value: m.name })),
+    entries: (c) => c.matchedVars.map((m) => new VarEntry(m.name, m.name)),
   },
-  scalar('UNIQUE_ID', (c) => c.uniqueId),
+  stable(scalar('UNIQUE_ID', (c) => c.uniqueId)),
   scalar('DURATION', (c) => Math.floor(c.durationMicros())),
   scalar('HIGHEST_SEVERITY', (c) => c.highestSeverity),
   scalar('SESSIONID', (c) => c.sessionId),
   scalar('USERID', (c) => c.userId),
-  scalar('WEBAPPID', (c) => c.webAppId),
-  scalar('MODSEC_BUILD', () => '020907100'),
-  scalar('TIME', (c) => {
+  stable(scalar('WEBAPPID', (c) => c.webAppId)),
+  stable(scalar('MODSEC_BUILD', () => '020907100')),
+  stable(scalar('TIME', (c) => {
     const d = new Date(c.startedAt);
     return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  }),
-  scalar('TIME_EPOCH', (c) => Math.floor(c.startedAt / 1000)),
-  scalar('TIME_YEAR', (c) => new Date(c.startedAt).getFullYear()),
-  scalar('TIME_MON', (c) => new Date(c.startedAt).getMonth()),
-  scalar('TIME_DAY', (c) => new Date(c.startedAt).getDate()),
-  scalar('TIME_HOUR', (c) => new Date(c.startedAt).getHours()),
-  scalar('TIME_MIN', (c) => new Date(c.startedAt).getMinutes()),
-  scalar('TIME_SEC', (c) => new Date(c.startedAt).getSeconds()),
-  scalar('TIME_WDAY', (c) => new Date(c.startedAt).getDay()),
+  })),
+  stable(scalar('TIME_EPOCH', (c) => Math.floor(c.startedAt / 1000))),
+  stable(scalar('TIME_YEAR', (c) => new Date(c.startedAt).getFullYear())),
+  stable(scalar('TIME_MON', (c) => new Date(c.startedAt).getMonth())),
+  stable(scalar('TIME_DAY', (c) => new Date(c.startedAt).getDate())),
+  stable(scalar('TIME_HOUR', (c) => new Date(c.startedAt).getHours())),
+  stable(scalar('TIME_MIN', (c) => new Date(c.startedAt).getMinutes())),
+  stable(scalar('TIME_SEC', (c) => new Date(c.startedAt).getSeconds())),
+  stable(scalar('TIME_WDAY', (c) => new Date(c.startedAt).getDay())),
 ];

@@ -3,6 +3,7 @@
 // names (case-insensitive, as ModSecurity v2 compiles them); `!` entries exclude names from the
 // same variable; `&` counts. Everything is checked here, at load.
 import type { VariableDefinition } from './definition.js';
+import type { VarEntry } from '../collections/keyed-list.js';
 import { variables } from './index.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
@@ -19,6 +20,18 @@ export interface CompiledTarget extends KeySelector {
   readonly count: boolean;
   /** XML XPath selector. */
   readonly expression?: string;
+  /** The rule's fixed exclusions for this variable (`!ARGS:foo`), set when the rule set is
+   *  finished; rules with equal groups share one group (see Transaction.withoutExcluded). */
+  readonly excluded?: ExclusionGroup;
+  /** For a variable whose values only change between phases: the slot its entries (after
+   *  `excluded`) are kept in for the phase; -1 otherwise. Set when the rule set is finished. */
+  readonly slot?: number;
+}
+
+/** Equal exclusions of a variable (same selectors) across rules, numbered for per-transaction caches. */
+export interface ExclusionGroup {
+  readonly index: number;
+  readonly selectors: readonly KeySelector[];
 }
 
 export interface TargetExclusion extends KeySelector {
@@ -106,6 +119,16 @@ export function parseTargets(text: string, where: SourceLocation): ParsedTargets
     targets.push({ variable, text: written, count, ...(selector === undefined ? {} : parseSelector(selector, where, written)) });
   }
   return { targets, exclusions };
+}
+
+/** `entries` without those any of `selectors` selects (the same array when none is). */
+export function withoutSelected(entries: readonly VarEntry[], selectors: readonly KeySelector[]): readonly VarEntry[] {
+  const out: VarEntry[] = [];
+  outer: for (const e of entries) {
+    for (const s of selectors) if (selectorMatches(s, e.key)) continue outer;
+    out.push(e);
+  }
+  return out.length === entries.length ? entries : out;
 }
 
 /** True when `key` (as sent) is selected by `sel`; no key and no regex selects everything. */
