@@ -13,23 +13,24 @@ function record(t, status, ms) {
   if (status === 200) { t.ok++; t.latenciesOk.push(ms); } else if (status === 503) t.shed++; else t.other++;
 }
 
-async function one(pool, path, host, t, startedAt) {
+async function one(pool, path, host, t, startedAt, body = null) {
   try {
-    const { statusCode, body } = await pool.request({ path, method: 'GET', headers: { host, 'user-agent': 'Mozilla/5.0 (overload bench)' } });
-    await body.dump();
+    const headers = { host, 'user-agent': 'Mozilla/5.0 (overload bench)', ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
+    const { statusCode, body: answer } = await pool.request({ path, method: body ? 'POST' : 'GET', headers, body });
+    await answer.dump();
     record(t, statusCode, performance.now() - startedAt);
   } catch {
     t.errors++;
   }
 }
 
-export async function closedLoop({ url, host, path, connections, seconds }) {
+export async function closedLoop({ url, host, path, connections, seconds, body = null }) {
   const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const t = tally();
   const until = performance.now() + seconds * 1000;
   const startedAt = performance.now();
   await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < until) { const s = performance.now(); await one(pool, path, host, t, s); }
+    while (performance.now() < until) { const s = performance.now(); await one(pool, path, host, t, s, body); }
   }));
   const elapsed = (performance.now() - startedAt) / 1000;
   await pool.close();
@@ -37,12 +38,13 @@ export async function closedLoop({ url, host, path, connections, seconds }) {
 }
 
 /** Starts rate requests per second for `seconds`; at most maxOutstanding unanswered (beyond: counted as not sent). */
-export async function openLoop({ url, host, path, rate, seconds, connections, maxOutstanding }) {
+export async function openLoop({ url, host, path, rate, seconds, connections, maxOutstanding, body = null }) {
   const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const t = tally();
   let outstanding = 0;
   let notSent = 0;
   let started = 0;
+  const sendLag = [];
   const inflight = new Set();
   const begin = performance.now();
   await new Promise((resolve) => {
@@ -54,7 +56,8 @@ export async function openLoop({ url, host, path, rate, seconds, connections, ma
         started++;
         if (outstanding >= maxOutstanding) { notSent++; continue; }
         outstanding++;
-        const p = one(pool, path, host, t, scheduled).finally(() => { outstanding--; inflight.delete(p); });
+        sendLag.push(now - scheduled);
+        const p = one(pool, path, host, t, scheduled, body).finally(() => { outstanding--; inflight.delete(p); });
         inflight.add(p);
       }
       if (started >= rate * seconds) resolve(); else setTimeout(tick, 5);
@@ -64,7 +67,8 @@ export async function openLoop({ url, host, path, rate, seconds, connections, ma
   await Promise.all(inflight);
   const elapsed = (performance.now() - begin) / 1000;
   await pool.close();
-  return { ...t, offered: started, notSent, elapsed };
+  // How late the generator itself started requests (a starved generator offers less than it claims).
+  return { ...t, offered: started, notSent, elapsed, sendLagP50ms: percentile(sendLag, 50), sendLagP99ms: percentile(sendLag, 99) };
 }
 
 export function percentile(values, p) {

@@ -9,7 +9,7 @@
 // With --compare the same flood runs against a daemon with shedding off (the anchor: the unbounded
 // edge), so memory and API latency can be put side by side.
 //
-//   npm run build && node bench/overload/run.mjs [--seconds 10] [--factor 2] [--compare] [--flags "--edge-max-in-flight 256"]
+//   npm run build && node bench/overload/run.mjs [--scenario cpu|slow-origin] [--seconds 10] [--factor 2] [--compare] [--flags "--edge-max-in-flight 256"]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -25,7 +25,15 @@ const { values: args } = parseArgs({ options: {
   seconds: { type: 'string', default: '10' }, factor: { type: 'string', default: '2' },
   compare: { type: 'boolean', default: false }, flags: { type: 'string', default: '' },
   crs: { type: 'string', default: '/usr/share/modsecurity-crs' }, capacity: { type: 'string' },
+  scenario: { type: 'string', default: 'cpu' },
 } });
+// cpu: benign GETs, a fast origin: the worker runs out of CPU (the WAF engine).
+// slow-origin: 4 KiB form POSTs (buffered for inspection) to an origin that takes 250 ms: the origin pool
+// (64 connections) runs out, and an unbounded edge queues, holding every queued body in memory.
+const SLOW = args.scenario === 'slow-origin';
+if (!SLOW && args.scenario !== 'cpu') throw new Error('--scenario cpu|slow-origin');
+const BODY = SLOW ? Buffer.from('comment=' + 'lorem ipsum dolor sit amet '.repeat(150)) : null;
+const CAPACITY_CONNECTIONS = SLOW ? 64 : 16;
 const SECONDS = Number(args.seconds);
 const FACTOR = Number(args.factor);
 const HOST = 'bench.example.test';
@@ -36,7 +44,7 @@ const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').spl
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function startOrigin() {
-  const child = spawn(process.execPath, [join(REPO, 'bench/overload/origin.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(REPO, 'bench/overload/origin.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORIGIN_DELAY_MS: SLOW ? '250' : '0' } });
   const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   return { child, port };
 }
@@ -96,7 +104,7 @@ async function flood(daemon, rate, label) {
   const cpuBefore = cpuMs(daemon.pid);
   const stopRss = sampleRss(daemon.pid);
   const probes = probe(daemon);
-  const load = await openLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, rate, seconds: SECONDS, connections: 2048, maxOutstanding: 20_000 });
+  const load = await openLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, rate, seconds: SECONDS, connections: 2048, maxOutstanding: 20_000, body: BODY });
   const { api, admin } = await probes.stop();
   const during = stopRss();
   const cpu = cpuMs(daemon.pid) - cpuBefore;
@@ -104,7 +112,7 @@ async function flood(daemon, rate, label) {
   const rssAfter = rssMiB(daemon.pid);
   const answered = load.ok + load.shed + load.other;
   return {
-    label, offeredRate: rate, offered: load.offered, notSent: load.notSent, served: load.ok, shed: load.shed, other: load.other, errors: load.errors,
+    label, offeredRate: rate, offered: load.offered, notSent: load.notSent, generatorLagP50ms: load.sendLagP50ms, generatorLagP99ms: load.sendLagP99ms, served: load.ok, shed: load.shed, other: load.other, errors: load.errors,
     statuses: load.statuses, servedPerSecond: load.ok / load.elapsed,
     servedP50ms: percentile(load.latenciesOk, 50), servedP99ms: percentile(load.latenciesOk, 99),
     apiP50ms: percentile(api, 50), apiP99ms: percentile(api, 99), apiMaxMs: Math.max(...api), apiOver1s: api.filter((x) => x > 1000).length, apiProbes: api.length,
@@ -117,15 +125,15 @@ async function flood(daemon, rate, label) {
 async function main() {
   const load1 = loadavg()[0];
   const origin = await startOrigin();
-  const results = { date: new Date().toISOString(), seconds: SECONDS, factor: FACTOR, loadavgAtStart: load1, flags: args.flags, runs: [] };
+  const results = { date: new Date().toISOString(), scenario: args.scenario, seconds: SECONDS, factor: FACTOR, loadavgAtStart: load1, flags: args.flags, runs: [] };
   let daemon = await startDaemon(origin.port, args.flags.split(' ').filter(Boolean));
   try {
     await closedLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, connections: 16, seconds: 2 }); // warm-up (JIT, pools)
     const cpu0 = cpuMs(daemon.pid);
-    const cap = await closedLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, connections: 16, seconds: SECONDS });
+    const cap = await closedLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, connections: CAPACITY_CONNECTIONS, seconds: SECONDS, body: BODY });
     const capacity = args.capacity ? Number(args.capacity) : cap.okPerSecond;
     results.capacity = { servedPerSecond: cap.okPerSecond, shed: cap.shed, errors: cap.errors, p99ms: percentile(cap.latenciesOk, 99), daemonCpuMsPerRequest: (cpuMs(daemon.pid) - cpu0) / Math.max(1, cap.ok + cap.shed), used: capacity };
-    console.error(`capacity: ${cap.okPerSecond.toFixed(0)} req/s served (${cap.shed} shed) with 16 connections; flooding at ${FACTOR}x = ${(capacity * FACTOR).toFixed(0)} req/s for ${SECONDS} s`);
+    console.error(`capacity: ${cap.okPerSecond.toFixed(0)} req/s served (${cap.shed} shed) with ${CAPACITY_CONNECTIONS} connections; flooding at ${FACTOR}x = ${(capacity * FACTOR).toFixed(0)} req/s for ${SECONDS} s`);
     await sleep(3_000);
     results.runs.push(await flood(daemon, Math.round(capacity * FACTOR), `shedding on${args.flags ? ` (${args.flags})` : ' (defaults)'}`));
     if (args.compare) {
@@ -142,16 +150,16 @@ async function main() {
   }
   results.loadavgAtEnd = loadavg()[0];
   mkdirSync(join(REPO, 'bench/overload/results'), { recursive: true });
-  writeFileSync(join(REPO, 'bench/overload/results/latest.json'), JSON.stringify(results, null, 2));
+  writeFileSync(join(REPO, `bench/overload/results/latest-${args.scenario}.json`), JSON.stringify(results, null, 2));
   print(results);
 }
 
 function print(r) {
   const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
-  console.log(`overload bench ${r.date}: load average ${f(r.loadavgAtStart, 1)} -> ${f(r.loadavgAtEnd, 1)} on ${'2'} cores shared`);
-  console.log(`capacity (closed loop, 16 conns): ${f(r.capacity.servedPerSecond)} req/s, p99 ${f(r.capacity.p99ms, 1)} ms, daemon CPU ${f(r.capacity.daemonCpuMsPerRequest, 3)} ms/request`);
+  console.log(`overload bench (${r.scenario}) ${r.date}: load average ${f(r.loadavgAtStart, 1)} -> ${f(r.loadavgAtEnd, 1)} on ${'2'} cores shared`);
+  console.log(`capacity (closed loop, ${CAPACITY_CONNECTIONS} conns): ${f(r.capacity.servedPerSecond)} req/s, p99 ${f(r.capacity.p99ms, 1)} ms, daemon CPU ${f(r.capacity.daemonCpuMsPerRequest, 3)} ms/request`);
   for (const run of r.runs) {
-    console.log(`\n${run.label}: offered ${run.offered} at ${run.offeredRate} req/s (${r.factor}x), not sent (generator cap) ${run.notSent}`);
+    console.log(`\n${run.label}: offered ${run.offered} at ${run.offeredRate} req/s (${r.factor}x), not sent (generator cap) ${run.notSent}, generator lag p50 ${f(run.generatorLagP50ms, 1)} ms p99 ${f(run.generatorLagP99ms, 1)} ms`);
     console.log(`  served ${run.served} (${f(run.servedPerSecond)} req/s = ${f(run.servedPerSecond / r.capacity.used, 2)}x capacity), shed 503 ${run.shed}, other ${run.other}, errors/timeouts ${run.errors}`);
     console.log(`  served latency p50 ${f(run.servedP50ms, 1)} ms p99 ${f(run.servedP99ms, 1)} ms; daemon CPU ${f(run.daemonCpuMsPerAnswered, 3)} ms per answered request`);
     console.log(`  API during flood: p50 ${f(run.apiP50ms, 1)} ms p99 ${f(run.apiP99ms, 1)} ms max ${f(run.apiMaxMs, 1)} ms, over 1 s: ${run.apiOver1s}/${run.apiProbes}`);

@@ -19,7 +19,12 @@ export function watchBodyProgress(req: IncomingMessage, idleMs: number, onStall:
     if (now - lastMove >= idleMs) { stop(); onStall(); }
   }, step);
   timer.unref();
-  const stop = () => clearInterval(timer);
+  // The socket outlives the request on keep-alive connections: take the listener off again.
+  const stop = () => {
+    clearInterval(timer);
+    req.off('end', stop);
+    socket.off('close', stop);
+  };
   req.once('end', stop);
   socket.once('close', stop);
   return stop;

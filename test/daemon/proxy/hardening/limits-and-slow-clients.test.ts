@@ -123,3 +123,29 @@ describe('configured limits and slow clients', () => {
     expect(reply.text).toContain('origin saw POST /slow 20');
   });
 });
+
+describe('body watch on keep-alive connections', () => {
+  it('leaves no listener behind on the socket after each request with a body', async () => {
+    const { watchBodyProgress } = await import('../../../../daemon/proxy/hardening/body-progress.js');
+    const http = await import('node:http');
+    const counts: number[] = [];
+    const server = http.createServer((req, res) => {
+      watchBodyProgress(req, 1_000, () => {});
+      req.resume();
+      req.on('end', () => { counts.push(req.socket.listenerCount('close')); res.end('ok'); });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 15; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request({ port, host: '127.0.0.1', method: 'POST', agent, headers: { 'content-length': '3' } }, (res) => { res.resume(); res.on('end', resolve); });
+        req.on('error', reject);
+        req.end('abc');
+      });
+    }
+    agent.destroy();
+    server.close();
+    expect(new Set(counts).size).toBe(1);
+  });
+});
