@@ -2,7 +2,7 @@
 // site key in X-Service-Key, the envelope unwrapped into data or an ApiError. It never retries on
 // its own: the caller decides (the CLI tells the user when to retry after a 429).
 import { readFile } from 'node:fs/promises';
-import { Agent } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import fetch, { FetchError } from 'node-fetch';
 import { API_UNREACHABLE, ApiError, BAD_RESPONSE, TLS_ERROR } from './api-error.js';
 import { parseEnvelope, type Success } from './envelope.js';
@@ -118,6 +118,46 @@ export class ApiClient {
     }
   }
 
+  /**
+   * POST of a body already serialised as JSON, straight over node:https on the same pinned,
+   * keep-alive agent. The ingestion client's hot path: node-fetch costs about 0.7 ms more a request.
+   */
+  postJson(path: string, json: string): Promise<RawResponse> {
+    const url = new URL(path.replace(/^\/+/, '/'), this.base);
+    const body = Buffer.from(json, 'utf8');
+    const headers: Record<string, string | number> = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'content-length': body.length,
+      'user-agent': this.options.userAgent ?? 'wafctl',
+    };
+    if (this.options.key) headers['x-service-key'] = this.options.key;
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(connectionError(error, url, timeoutMs));
+      const req = httpsRequest(url, { method: 'POST', headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', failed);
+        res.on('end', () => {
+          clearTimeout(timer);
+          const get = (name: string): string | null => {
+            const value = res.headers[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+          };
+          resolve({ status: res.statusCode ?? 0, headers: { get }, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        failed(error);
+      });
+      req.end(body);
+    });
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -132,8 +172,9 @@ function connectionError(error: unknown, url: URL, timeoutMs: number): ApiError 
   if (TLS_CODES.has(code)) {
     return new ApiError(TLS_ERROR, `cannot verify the certificate of ${where} (${code})`, { cause: error });
   }
-  if (error instanceof FetchError && error.type === 'system') {
-    return new ApiError(API_UNREACHABLE, `cannot reach ${where} (${code || error.message})`, { cause: error });
+  // node-fetch's system errors, and node:https's own (postJson): a syscall failed, nothing answered.
+  if ((error instanceof FetchError && error.type === 'system') || typeof (error as { syscall?: unknown }).syscall === 'string') {
+    return new ApiError(API_UNREACHABLE, `cannot reach ${where} (${code || (error as Error).message})`, { cause: error });
   }
   return new ApiError(BAD_RESPONSE, `request to ${where} failed: ${(error as Error).message}`, { cause: error });
 }

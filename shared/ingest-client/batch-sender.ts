@@ -6,13 +6,28 @@ import { backoffDelay, DEFAULT_RETRY, outcomeOf, type RetryPolicy } from './retr
 // sent again. Authentication and format refusals end the whole run: every later batch would fail too.
 
 export interface Transport {
-  /** Throws on network failure; otherwise the status, the parsed body and Retry-After seconds. */
-  post(body: unknown[]): Promise<{ status: number; body: unknown; retryAfterSeconds?: number }>;
+  /**
+   * Sends `json`, the batch as one JSON array text. Throws on network failure; otherwise the status,
+   * the parsed body and Retry-After seconds.
+   */
+  post(json: string): Promise<{ status: number; body: unknown; retryAfterSeconds?: number }>;
 }
 
 export interface Entry {
   line: number;
   value: unknown;
+  /** The entry's JSON text as read (it parses to `value`): sent as is, not serialised again. */
+  text?: string;
+}
+
+/** The batch as a JSON array: the texts as read, joined. */
+export function batchJson(batch: readonly Entry[]): string {
+  let json = '[';
+  for (let i = 0; i < batch.length; i++) {
+    if (i > 0) json += ',';
+    json += batch[i].text ?? JSON.stringify(batch[i].value);
+  }
+  return json + ']';
 }
 
 export interface Rejected {
@@ -54,10 +69,11 @@ export async function sendBatch(batch: readonly Entry[], options: SenderOptions)
   let failures = 0;
   let waits = 0;
   let retries = 0;
+  const json = batchJson(batch);
   for (;;) {
     let answer: Awaited<ReturnType<Transport['post']>>;
     try {
-      answer = await options.transport.post(batch.map((entry) => entry.value));
+      answer = await options.transport.post(json);
     } catch (error) {
       answer = { status: 0, body: { message: (error as Error).message } };
     }

@@ -1,51 +1,71 @@
-// Entries out of a byte stream, one at a time, never the whole input in memory: NDJSON (one JSON
-// value per line, blank lines skipped) or one JSON array (elements split by a small scanner that
-// tracks strings and nesting, then JSON.parse'd one by one). The first non-blank byte decides: `[`
-// is an array. Each entry carries the 1-based line it starts on, for reporting rejects.
+import { StringDecoder } from 'node:string_decoder';
 
-export type ReadItem = { line: number; value: unknown } | { line: number; error: string };
+// Entries out of a byte stream, never the whole input in memory: NDJSON (one JSON value per line,
+// blank lines skipped) or one JSON array (elements split by a small scanner that tracks strings and
+// nesting, then JSON.parse'd one by one). The first non-blank byte decides: `[` is an array. Each
+// entry carries the 1-based line it starts on, for reporting rejects, and its JSON text as read, so
+// a batch is sent as those texts joined instead of being serialised again.
+// Entries come in groups, one group per chunk of input: a loop over an array costs far less than an
+// await per entry. Bytes are decoded with a StringDecoder, so a UTF-8 character split across two
+// chunks stays whole.
+
+export type ReadItem = { line: number; value: unknown; text: string } | { line: number; error: string };
 
 const OPEN_BRACKET = 0x5b;
 
-export async function* readEntries(input: AsyncIterable<Buffer | string>): AsyncGenerator<ReadItem> {
-  const chunks = input[Symbol.asyncIterator]();
-  let first = await chunks.next();
+async function* decoded(input: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of input) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (text !== '') yield text;
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** The entries of the input, a group per chunk (a group may be empty). */
+export async function* readEntryGroups(input: AsyncIterable<Buffer | string>): AsyncGenerator<ReadItem[]> {
+  const chunks = decoded(input)[Symbol.asyncIterator]();
   let head = '';
-  while (!first.done) {
-    head += first.value.toString();
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    head += next.value;
     if (head.trim() !== '') break;
-    first = await chunks.next();
   }
   if (head.trim() === '') return;
   const rest = async function* () {
     yield head;
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value.toString();
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   };
   if (head.trimStart().charCodeAt(0) === OPEN_BRACKET) yield* arrayElements(rest());
   else yield* ndjsonLines(rest());
 }
 
-async function* ndjsonLines(text: AsyncIterable<string>): AsyncGenerator<ReadItem> {
-  let pending = '';
-  let line = 0;
-  const emit = function* (raw: string): Generator<ReadItem> {
-    line++;
-    if (raw.trim() === '') return;
-    yield parse(raw, line);
-  };
-  for await (const chunk of text) {
-    pending += chunk;
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      yield* emit(pending.slice(0, newline));
-      pending = pending.slice(newline + 1);
-      newline = pending.indexOf('\n');
-    }
-  }
-  if (pending !== '') yield* emit(pending);
+/** The entries of the input one by one. */
+export async function* readEntries(input: AsyncIterable<Buffer | string>): AsyncGenerator<ReadItem> {
+  for await (const group of readEntryGroups(input)) yield* group;
 }
 
-async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<ReadItem> {
+async function* ndjsonLines(text: AsyncIterable<string>): AsyncGenerator<ReadItem[]> {
+  let pending = '';
+  let line = 0;
+  for await (const chunk of text) {
+    const group: ReadItem[] = [];
+    const all = pending + chunk;
+    let start = 0;
+    // pending holds no newline: the search starts where the new chunk does.
+    for (let newline = all.indexOf('\n', pending.length); newline >= 0; newline = all.indexOf('\n', start)) {
+      line++;
+      const raw = all.slice(start, newline);
+      if (!isBlank(raw)) group.push(parse(raw, line));
+      start = newline + 1;
+    }
+    pending = all.slice(start);
+    yield group;
+  }
+  if (!isBlank(pending)) yield [parse(pending, line + 1)];
+}
+
+async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<ReadItem[]> {
   let depth = 0; // 1 inside the top-level array
   let inString = false;
   let escaped = false;
@@ -54,12 +74,14 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<ReadI
   let elementLine = 0;
   let closed = false;
   for await (const chunk of text) {
+    const group: ReadItem[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
       if (c === '\n') line++;
       if (closed) {
         if (c.trim() !== '') {
-          yield { line, error: 'unexpected data after the closing ] of the array' };
+          group.push({ line, error: 'unexpected data after the closing ] of the array' });
+          yield group;
           return;
         }
         continue;
@@ -76,8 +98,8 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<ReadI
         continue;
       }
       if (depth === 1 && (c === ',' || c === ']')) {
-        if (element.trim() !== '') yield parse(element, elementLine);
-        else if (c === ',') yield { line, error: 'empty array element' };
+        if (element.trim() !== '') group.push(parse(element, elementLine));
+        else if (c === ',') group.push({ line, error: 'empty array element' });
         element = '';
         if (c === ']') closed = true;
         continue;
@@ -89,13 +111,16 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<ReadI
       else if (c === '}' || c === ']') depth--;
       element += c;
     }
+    yield group;
   }
-  if (!closed) yield { line, error: 'the JSON array is not closed (truncated input?)' };
+  if (!closed) yield [{ line, error: 'the JSON array is not closed (truncated input?)' }];
 }
+
+const isBlank = (raw: string): boolean => raw.length === 0 || raw.trim() === '';
 
 function parse(raw: string, line: number): ReadItem {
   try {
-    return { line, value: JSON.parse(raw) };
+    return { line, value: JSON.parse(raw), text: raw };
   } catch (error) {
     return { line, error: `not valid JSON: ${(error as Error).message}` };
   }

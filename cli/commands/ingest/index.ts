@@ -2,8 +2,8 @@
 // each entry sent until it is accepted or rejected for a reason; rejects are reported with their line.
 import { InvalidArgumentError, type Command } from 'commander';
 import { FatalIngestError, type Rejected } from '../../../shared/ingest-client/batch-sender.js';
-import { readEntries } from '../../../shared/ingest-client/entry-reader.js';
-import { runIngest, type IngestKind } from '../../../shared/ingest-client/ingest-run.js';
+import { readEntryGroups } from '../../../shared/ingest-client/entry-reader.js';
+import { DEFAULT_CONCURRENCY, runIngest, type IngestKind } from '../../../shared/ingest-client/ingest-run.js';
 import { CliError, ExitWith, usageError } from '../../cli-error.js';
 import { withContext, type CommandContext, type CommandDeps, type LineWriter } from '../../context.js';
 import { ProgressLine } from './progress.js';
@@ -12,6 +12,7 @@ const PATHS: Record<IngestKind, string> = { waf: '/api/vector/waf', access: '/ap
 
 interface Options {
   batchSize: number;
+  concurrency: number;
   token?: string;
   rejects?: string;
   dryRun?: boolean;
@@ -23,6 +24,12 @@ function parseBatchSize(value: string): number {
   return n;
 }
 
+function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 32) throw new InvalidArgumentError('must be a whole number from 1 to 32.');
+  return n;
+}
+
 export function registerIngest(program: Command, deps: CommandDeps): void {
   program
     .command('ingest')
@@ -30,6 +37,7 @@ export function registerIngest(program: Command, deps: CommandDeps): void {
     .argument('<kind>', 'waf or access')
     .argument('[file]', 'input file; - or nothing for standard input', '-')
     .option('--batch-size <n>', 'entries per request, 1 to 1000', parseBatchSize, 100)
+    .option('--concurrency <n>', `requests in flight at once, 1 to 32 (1 stores entries in input order)`, parseConcurrency, DEFAULT_CONCURRENCY)
     .option('--token <token>', 'ingestion token (default: $WAFCTL_TOKEN or the login profile)')
     .option('--rejects <file>', 'write rejected entries there as NDJSON {line, error, entry} instead of to stderr')
     .option('--dry-run', 'validate locally with the same schemas as the server; send nothing')
@@ -48,16 +56,17 @@ async function ingest(ctx: CommandContext, kind: string, file: string, options: 
   };
 
   try {
-    const summary = await runIngest(readEntries(ctx.deps.files.read(file)), {
+    const summary = await runIngest(readEntryGroups(ctx.deps.files.read(file)), {
       kind,
       batchSize: options.batchSize,
+      concurrency: options.concurrency,
       dryRun: Boolean(options.dryRun),
       onRejected: report,
       onProgress: (s) => progress.update(s),
       sender: {
         transport: {
-          async post(body) {
-            const response = await client!.raw('POST', PATHS[kind], { body });
+          async post(json) {
+            const response = await client!.postJson(PATHS[kind], json);
             const retryAfter = Number(response.headers.get('retry-after'));
             return { status: response.status, body: parseBody(response.text), retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined };
           },

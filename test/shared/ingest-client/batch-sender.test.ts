@@ -7,8 +7,8 @@ function scripted(answers: Answer[]): Transport & { bodies: unknown[][] } {
   const bodies: unknown[][] = [];
   return {
     bodies,
-    async post(body) {
-      bodies.push(body);
+    async post(json) {
+      bodies.push(JSON.parse(json) as unknown[]);
       const next = answers.shift();
       if (next === undefined) throw new Error('no more scripted answers');
       if (next instanceof Error) throw next;
