@@ -1,7 +1,8 @@
 // The batch line encoder must produce, byte for byte, what encoding each line alone produces,
-// whatever the entries hold: strings that look like the boundary it patches, nested objects
-// (more boundaries than entries), integer-like keys (which JSON puts before `id`), an entry's
-// own `id`, toJSON, values JSON cannot take.
+// whatever the entries hold: strings that look like the boundary it cuts at, nested objects
+// (more boundaries than entries), entries that start with different keys or with a key JSON
+// leaves out, integer-like keys (which JSON puts first), an entry's own `id`, toJSON, values
+// JSON cannot take.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LINES, WAF_LINES, encodeLines, type LineFormat } from '../../../../daemon/store/events/entry-lines.js';
@@ -24,14 +25,18 @@ const extraValue = fc.oneof(
   fc.constant(undefined),
   fc.record({ id: fc.integer(), x: tricky }),
   fc.array(fc.record({ id: fc.nat() }), { maxLength: 3 }),
+  fc.record({ site_id: fc.integer(), x: tricky }),
+  fc.array(fc.record({ site_id: fc.nat(), timestamp_ms: fc.nat() }), { maxLength: 3 }),
 );
-const extras = fc.dictionary(fc.oneof(fc.constantFrom('0', '7', 'id', 'user_agent', '},{"id":'), tricky), extraValue, { maxKeys: 3 });
+const extras = fc.dictionary(fc.oneof(fc.constantFrom('0', '7', 'id', 'user_agent', 'site_id', '},{"id":', '},{"site_id":'), tricky), extraValue, { maxKeys: 3 });
+/** The extra fields after the entry's own (the usual order) or before them (other first keys). */
+const merge = <T extends object>(base: T, extra: object, extraFirst: boolean): T => (extraFirst ? { ...extra, ...base } : { ...base, ...extra }) as T;
 
 describe('encodeLines', () => {
   it('equals the lines built one by one, for WAF events with any extra fields', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(tricky, tricky, extras), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 1e12 }), (rows, first) => {
-        const entries: NewWafEvent[] = rows.map(([uri, msg, extra]) => ({ ...wafEvent({ uri, msg }), ...extra }) as NewWafEvent);
+      fc.property(fc.array(fc.tuple(tricky, tricky, extras, fc.boolean()), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 1e12 }), (rows, first) => {
+        const entries: NewWafEvent[] = rows.map(([uri, msg, extra, extraFirst]) => merge(wafEvent({ uri, msg }), extra, extraFirst));
         const ids = idsFrom(first, entries.length);
         expect(encodeLines(ids, entries, WAF_LINES).toString('utf8')).toBe(oneByOne(ids, entries, WAF_LINES));
       }),
@@ -41,9 +46,9 @@ describe('encodeLines', () => {
 
   it('equals the lines built one by one, for access entries with and without `blocked`', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(tricky, fc.option(fc.boolean(), { nil: undefined }), fc.constantFrom(200, 403), extras), { minLength: 1, maxLength: 8 }), (rows) => {
-        const entries: NewAccessEntry[] = rows.map(([uri, blocked, status, extra]) => {
-          const e = { ...accessEntry({ uri, status }), ...extra } as NewAccessEntry;
+      fc.property(fc.array(fc.tuple(tricky, fc.option(fc.boolean(), { nil: undefined }), fc.constantFrom(200, 403), extras, fc.boolean()), { minLength: 1, maxLength: 8 }), (rows) => {
+        const entries: NewAccessEntry[] = rows.map(([uri, blocked, status, extra, extraFirst]) => {
+          const e = merge(accessEntry({ uri, status }), extra, extraFirst);
           if (blocked !== undefined) e.blocked = blocked;
           return e;
         });
@@ -65,6 +70,20 @@ describe('encodeLines', () => {
     const lines = encodeLines([10, 11, 12], entries, WAF_LINES).toString().split('\n');
     expect(lines.slice(0, 3).map((l) => l.slice(0, 10))).toEqual(['{"id":10,"', '{"id":11,"', '{"id":12,"']);
     expect(lines.slice(0, 3).map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([10, 11, 12]);
+  });
+
+  it('takes the one-stringify path for plain batches (same bytes as line by line)', () => {
+    const entries = Array.from({ length: 50 }, (_, i) => wafEvent({ uri: `/p/${i}?q="},{"site_id":1}` }));
+    const ids = idsFrom(1, 50);
+    const stringify = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...a: Parameters<typeof stringify>) => (calls++, stringify(...a))) as typeof stringify;
+    try {
+      expect(encodeLines(ids, entries, WAF_LINES).toString()).toBe(oneByOne(ids, entries, WAF_LINES));
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(calls).toBe(1 + 50); // the batch once, then oneByOne's 50 lines
   });
 
   it('throws what JSON.stringify throws (the store turns it into a rejection)', () => {
