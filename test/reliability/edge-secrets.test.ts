@@ -95,7 +95,7 @@ describe('secrets at rest and in logs', { timeout: 60_000 }, () => {
 });
 
 describe('file modes', { timeout: 60_000 }, () => {
-  it('the data dir and every directory under it are 0700, every file 0600 (certificates, which are public, excepted)', async () => {
+  it('the data dir and every directory under it are 0700, every file 0600', async () => {
     const problems: string[] = [];
     const walk = async (dir: string): Promise<void> => {
       for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -107,8 +107,8 @@ describe('file modes', { timeout: 60_000 }, () => {
           await walk(path);
         } else if (entry.isSocket()) {
           if (mode & 0o077) problems.push(`${path}: socket ${mode.toString(8)}`);
-        } else if (!/\.(crt|pem)$/.test(entry.name) || /key/.test(entry.name)) {
-          if (mode & 0o077) problems.push(`${path}: file ${mode.toString(8)}`);
+        } else if (mode & 0o077) {
+          problems.push(`${path}: file ${mode.toString(8)}`);
         }
       }
     };
