@@ -32,7 +32,7 @@ const { values: args } = parseArgs({ options: {
 // (64 connections) runs out, and an unbounded edge queues, holding every queued body in memory.
 const SLOW = args.scenario === 'slow-origin';
 if (!SLOW && args.scenario !== 'cpu') throw new Error('--scenario cpu|slow-origin');
-const BODY = SLOW ? Buffer.from('comment=' + 'lorem ipsum dolor sit amet '.repeat(150)) : null;
+const BODY = SLOW ? Buffer.from('comment=' + 'lorem+ipsum+dolor+sit+amet+'.repeat(150)) : null;
 const CAPACITY_CONNECTIONS = SLOW ? 64 : 16;
 const SECONDS = Number(args.seconds);
 const FACTOR = Number(args.factor);

@@ -149,3 +149,24 @@ describe('body watch on keep-alive connections', () => {
     expect(new Set(counts).size).toBe(1);
   });
 });
+
+describe('connection cap', () => {
+  it('closes connections past edge_max_connections on accept; the ones within keep working', async () => {
+    const origin = await startRecordingOrigin();
+    const edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], { limits: { maxConnections: 2 } });
+    const net = await import('node:net');
+    try {
+      const held = await Promise.all([0, 1].map(() => new Promise<import('node:net').Socket>((resolve) => { const s = net.connect(edge.port, '127.0.0.1', () => resolve(s)); })));
+      await new Promise((r) => setTimeout(r, 100));
+      const third = await rawExchange(edge.port, `GET / HTTP/1.1\r\n${H}\r\n`, { waitMs: 1_000 });
+      expect(third.closedByServer).toBe(true);
+      expect(third.statuses).toEqual([]);
+      for (const s of held) s.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await rawExchange(edge.port, get('/'))).statuses).toEqual([200]);
+    } finally {
+      await edge.close();
+      await origin.close();
+    }
+  });
+});
