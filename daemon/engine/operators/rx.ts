@@ -1,14 +1,20 @@
 // @rx: PCRE match (translated once at load, see ../regex/). With `capture`, TX.0 is the whole match
 // and TX.1..9 the groups; TX.0..9 are unset first, as ModSecurity does. A parameter with %{macros}
 // is expanded, passed through ModSecurity's log_escape_re() and compiled per distinct value.
+// With the literal prefilter switched on (../prefilter/, off by default: it does not pay at this
+// level, see its README), a fixed pattern runs only when its literal gate says the value could match.
 import type { OperatorEvaluate, OperatorFactory, OperatorRuntime } from './types.js';
 import { compilePcre, pcreGroups, type PcreRegex } from '../regex/index.js';
 import { logEscapeRe } from './log-escape-re.js';
+import { literalGateFor, type LiteralGate } from '../prefilter/index.js';
 
 const MACRO_CACHE_LIMIT = 64;
 
 export const rx: OperatorFactory = (param) => {
-  if (!param.includes('%{')) return matcher(compilePcre(param));
+  if (!param.includes('%{')) {
+    const re = compilePcre(param);
+    return matcher(re, literalGateFor(re.ast));
+  }
   compilePcre(logEscapeRe(param.replace(/%\{[^}]*\}/g, 'x'))); // reject a broken pattern at load, not per request
   const cache = new Map<string, OperatorEvaluate>();
   return (input, runtime) => {
@@ -27,9 +33,10 @@ export const rx: OperatorFactory = (param) => {
   };
 };
 
-function matcher(re: PcreRegex): OperatorEvaluate {
+function matcher(re: PcreRegex, gate?: LiteralGate): OperatorEvaluate {
   const { regex } = re;
   return (input: string, runtime: OperatorRuntime) => {
+    if (gate !== undefined && !gate(input, runtime)) return false;
     if (!runtime.capturing) return regex.test(input);
     const m = regex.exec(input);
     if (m === null) return false;

@@ -4,6 +4,7 @@ import { emitJs } from './emit.js';
 import { PcreSyntaxError } from './escapes.js';
 import { parsePcre } from './parse.js';
 import { relaxPossessives } from './relax-possessive.js';
+import type { Alternation } from './ast.js';
 
 export interface PcreOptions {
   caseless?: boolean;
@@ -20,10 +21,12 @@ export interface PcreRegex {
   readonly groupCount: number;
   /** captureMap[n] = index in a JS match array of PCRE group n. */
   readonly captureMap: readonly number[];
+  /** The parsed pattern (every inline option resolved), for analyses such as the literal prefilter. */
+  readonly ast: Alternation;
 }
 
 export function compilePcre(pattern: string, options: PcreOptions = {}): PcreRegex {
-  let source: string, flags: string, captureMap: number[], groupCount: number;
+  let source: string, flags: string, captureMap: number[], groupCount: number, ast: Alternation;
   try {
     const parsed = parsePcre(pattern, {
       caseless: options.caseless ?? false,
@@ -34,6 +37,7 @@ export function compilePcre(pattern: string, options: PcreOptions = {}): PcreReg
     relaxPossessives(parsed.ast);
     ({ source, flags, captureMap } = emitJs(parsed.ast, parsed.groupCount));
     groupCount = parsed.groupCount;
+    ast = parsed.ast;
   } catch (err) {
     if (err instanceof PcreSyntaxError) throw new Error(`invalid regular expression /${shorten(pattern)}/: ${err.message}`);
     throw err;
@@ -44,7 +48,7 @@ export function compilePcre(pattern: string, options: PcreOptions = {}): PcreReg
   } catch (err) {
     throw new Error(`regular expression /${shorten(pattern)}/ does not compile in JavaScript: ${(err as Error).message}`);
   }
-  return { pattern, regex, groupCount, captureMap };
+  return { pattern, regex, groupCount, captureMap, ast };
 }
 
 /** The PCRE groups 0..limit of a match, in PCRE numbering; unset groups are ''. */
