@@ -9,9 +9,9 @@
 // With --compare the same flood runs against a daemon with shedding off (the anchor: the unbounded
 // edge), so memory and API latency can be put side by side.
 //
-//   npm run build && node bench/overload/run.mjs [--scenario cpu|slow-origin] [--seconds 10] [--factor 2] [--compare] [--flags "--edge-max-in-flight 256"]
+//   npm run build && node bench/overload/run.mjs [--scenario cpu|slow-origin] [--seconds 10] [--factor 2] [--compare] [--flags="--edge-max-in-flight 256"]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir, loadavg } from 'node:os';
@@ -28,11 +28,12 @@ const { values: args } = parseArgs({ options: {
   scenario: { type: 'string', default: 'cpu' },
 } });
 // cpu: benign GETs, a fast origin: the worker runs out of CPU (the WAF engine).
-// slow-origin: 4 KiB form POSTs (buffered for inspection) to an origin that takes 250 ms: the origin pool
-// (64 connections) runs out, and an unbounded edge queues, holding every queued body in memory.
+// slow-origin: an origin that takes 1 s per request: the origin pool (64 connections) is the bottleneck
+// (capacity 64 req/s whatever the CPU), and an unbounded edge queues the excess (memory, latency);
+// the in-flight bound caps that queue (try --flags="--edge-max-in-flight 128").
 const SLOW = args.scenario === 'slow-origin';
 if (!SLOW && args.scenario !== 'cpu') throw new Error('--scenario cpu|slow-origin');
-const BODY = SLOW ? Buffer.from('comment=' + 'lorem+ipsum+dolor+sit+amet+'.repeat(150)) : null;
+const BODY = null;
 const CAPACITY_CONNECTIONS = SLOW ? 64 : 16;
 const SECONDS = Number(args.seconds);
 const FACTOR = Number(args.factor);
@@ -44,7 +45,7 @@ const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').spl
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function startOrigin() {
-  const child = spawn(process.execPath, [join(REPO, 'bench/overload/origin.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORIGIN_DELAY_MS: SLOW ? '250' : '0' } });
+  const child = spawn(process.execPath, [join(REPO, 'bench/overload/origin.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORIGIN_DELAY_MS: SLOW ? '1000' : '0' } });
   const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   return { child, port };
 }
@@ -72,7 +73,7 @@ async function startDaemon(originPort, extraFlags) {
     if (r.ok > 0) break;
     await sleep(50);
   }
-  return { child, status, key, edgeUrl, pid: status.pid, ca: readFileSync(status.ca_file, 'utf8') };
+  return { child, status, key, edgeUrl, pid: status.pid, dataDir, ca: readFileSync(status.ca_file, 'utf8') };
 }
 
 function probe(daemon) {
@@ -99,7 +100,22 @@ function sampleRss(pid) {
   return () => { clearInterval(timer); return samples; };
 }
 
+/** The edge's own view: request_time of the access entries since `sinceS` (head received -> response done). */
+function edgeSideTimes(daemon, sinceS) {
+  const dir = join(daemon.dataDir, 'events');
+  const times = [];
+  for (const name of readdirSync(dir).filter((n) => n.startsWith('access-'))) {
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      if (e.timestamp >= sinceS && e.status === 200) times.push(e.request_time * 1000);
+    }
+  }
+  return times;
+}
+
 async function flood(daemon, rate, label) {
+  const sinceS = Math.floor(Date.now() / 1000);
   const rssBefore = rssMiB(daemon.pid);
   const cpuBefore = cpuMs(daemon.pid);
   const stopRss = sampleRss(daemon.pid);
@@ -110,11 +126,13 @@ async function flood(daemon, rate, label) {
   const cpu = cpuMs(daemon.pid) - cpuBefore;
   await sleep(5_000);
   const rssAfter = rssMiB(daemon.pid);
+  const edgeTimes = edgeSideTimes(daemon, sinceS);
   const answered = load.ok + load.shed + load.other;
   return {
     label, offeredRate: rate, offered: load.offered, notSent: load.notSent, generatorLagP50ms: load.sendLagP50ms, generatorLagP99ms: load.sendLagP99ms, served: load.ok, shed: load.shed, other: load.other, errors: load.errors,
     statuses: load.statuses, servedPerSecond: load.ok / load.elapsed,
     servedP50ms: percentile(load.latenciesOk, 50), servedP99ms: percentile(load.latenciesOk, 99),
+    edgeSideP50ms: percentile(edgeTimes, 50), edgeSideP99ms: percentile(edgeTimes, 99),
     apiP50ms: percentile(api, 50), apiP99ms: percentile(api, 99), apiMaxMs: Math.max(...api), apiOver1s: api.filter((x) => x > 1000).length, apiProbes: api.length,
     adminP99ms: percentile(admin, 99), adminMaxMs: Math.max(...admin), adminOver1s: admin.filter((x) => x > 1000).length, adminProbes: admin.length,
     rssBeforeMiB: rssBefore, rssDuringMaxMiB: Math.max(...during), rssAfterMiB: rssAfter,
@@ -161,7 +179,7 @@ function print(r) {
   for (const run of r.runs) {
     console.log(`\n${run.label}: offered ${run.offered} at ${run.offeredRate} req/s (${r.factor}x), not sent (generator cap) ${run.notSent}, generator lag p50 ${f(run.generatorLagP50ms, 1)} ms p99 ${f(run.generatorLagP99ms, 1)} ms`);
     console.log(`  served ${run.served} (${f(run.servedPerSecond)} req/s = ${f(run.servedPerSecond / r.capacity.used, 2)}x capacity), shed 503 ${run.shed}, other ${run.other}, errors/timeouts ${run.errors}`);
-    console.log(`  served latency p50 ${f(run.servedP50ms, 1)} ms p99 ${f(run.servedP99ms, 1)} ms; daemon CPU ${f(run.daemonCpuMsPerAnswered, 3)} ms per answered request`);
+    console.log(`  served latency (client) p50 ${f(run.servedP50ms, 1)} ms p99 ${f(run.servedP99ms, 1)} ms; in the edge (access log request_time) p50 ${f(run.edgeSideP50ms, 1)} ms p99 ${f(run.edgeSideP99ms, 1)} ms; daemon CPU ${f(run.daemonCpuMsPerAnswered, 3)} ms per answered request`);
     console.log(`  API during flood: p50 ${f(run.apiP50ms, 1)} ms p99 ${f(run.apiP99ms, 1)} ms max ${f(run.apiMaxMs, 1)} ms, over 1 s: ${run.apiOver1s}/${run.apiProbes}`);
     console.log(`  admin socket during flood: p99 ${f(run.adminP99ms, 1)} ms max ${f(run.adminMaxMs, 1)} ms, over 1 s: ${run.adminOver1s}/${run.adminProbes}`);
     console.log(`  daemon RSS: before ${f(run.rssBeforeMiB, 1)} MiB, during max ${f(run.rssDuringMaxMiB, 1)} MiB, 5 s after ${f(run.rssAfterMiB, 1)} MiB`);
