@@ -6,8 +6,19 @@ export type RuleGroup = 'cms' | 'crs';
 
 const CMS_FILE = /(^|[\\/])(cms[-_][^\\/]*|[^\\/]*wordpress[^\\/]*)$|[\\/]cms[\\/]/i;
 
+// Shippers send a handful of rule file paths over and over; the pattern costs more than a lookup.
+// Bounded: a sender of endless distinct paths only empties the memo now and then.
+const groupOfFile = new Map<string, RuleGroup>();
+const REMEMBERED_FILES = 1024;
+
 export function ruleGroupOf(wafFile: string, ruleId: string): RuleGroup {
   const id = Number(ruleId);
   if (Number.isInteger(id) && id >= 200000 && id <= 200999) return 'cms';
-  return CMS_FILE.test(wafFile) ? 'cms' : 'crs';
+  let group = groupOfFile.get(wafFile);
+  if (group === undefined) {
+    group = CMS_FILE.test(wafFile) ? 'cms' : 'crs';
+    if (groupOfFile.size >= REMEMBERED_FILES) groupOfFile.clear();
+    groupOfFile.set(wafFile, group);
+  }
+  return group;
 }
