@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The edge side by side with the anchors of ../../../shared/anchors/proxy: same origin (origin-nginx), same wrk
 # mixes, interleaved rounds, CPU per request of each server under test.
-# usage: bench/proxy/run.sh [-s waf|off] [-m throughput|latency|both] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct]
+# usage: bench/proxy/run.sh [-s waf|off] [-m throughput|latency|both] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct] [-p]
 #   -s waf (the issue-7 comparison): the real daemon with the WAF on (cms + CRS PL1, 2 workers) and with the WAF off,
 #          nginx + ModSecurity v3 + CRS (modsec), Apache + ModSecurity v2 + CRS (apache-modsec2), the plain nginx
 #          proxy; mixes get, post and, for the WAFs, attack (SQLi, must be 403).
 #   -s off (default; WAF off): bench/proxy/edge-server.ts (every non-rule check configured) in 1 process and 2
 #          workers, the anchors' bare undici proxy (1 and 2 workers), the plain nginx proxy; mixes get, post.
 #   -m both: throughput then latency (~240 req/s), on the same servers, one results file each.
+#   -p: afterwards, profile.sh on the same build: where the WAF-on edge's CPU goes per request (get, then post).
 #   -g: before each run wait (at most GATE_MAX_WAIT s, default 120) until the machine is below that % busy.
 #   Each run records foreign_cpu_pct (CPU used by anything but the server, the origin and wrk); summarize.mjs
 #   leaves out runs above 15 % when enough undisturbed runs remain, and checks the run is valid (benign: no
@@ -22,10 +23,10 @@ REPO="$(cd "$HERE/../.." && pwd)"
 ANCHORS="${ANCHORS:-$(cd "$REPO/../shared/anchors/proxy" 2>/dev/null && pwd || echo /work/shared/anchors/proxy)}"
 . "$ANCHORS/lib.sh"
 
-SET=off MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}"
-while getopts "s:m:r:d:o:g:" o; do case "$o" in
+SET=off MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}" PROFILE=0
+while getopts "s:m:r:d:o:g:p" o; do case "$o" in
   s) SET="$OPTARG";; m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; g) GATE="$OPTARG";;
-  *) sed -n 4,18p "$0"; exit 2;; esac; done
+  p) PROFILE=1;; *) sed -n 4,21p "$0"; exit 2;; esac; done
 case "$SET" in waf|off) ;; *) echo "-s waf|off, not $SET" >&2; exit 2;; esac
 case "$MODE" in throughput|latency) MODES=("$MODE");; both) MODES=(throughput latency);; *) echo "-m throughput|latency|both, not $MODE" >&2; exit 2;; esac
 [ -z "$OUT" ] || [ ${#MODES[@]} -eq 1 ] || { echo "-o needs one mode (-m both writes one file per mode)" >&2; exit 2; }
@@ -163,3 +164,6 @@ for mode in "${MODES[@]}"; do
   measure "$mode" "$out"; OUTS+=("$out")
 done
 for out in "${OUTS[@]}"; do echo; echo "== $out"; node "$HERE/summarize.mjs" "$out"; done
+if [ "$PROFILE" = 1 ]; then
+  for mix in get post; do echo; echo "== profile, $mix mix"; SKIP_BUILD=1 "$HERE/profile.sh" -x "$mix" -d "$(( DUR > 15 ? DUR : 15 ))"; done
+fi
