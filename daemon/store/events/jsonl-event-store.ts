@@ -99,7 +99,10 @@ export class JsonlEventStore implements EventStore {
     const audit = options.auditLogPath ? new AuditLog(options.auditLogPath, opts.logger) : null;
     const commit = new GroupCommit(files, ids, audit, opts.logger);
     const store = new JsonlEventStore(opts, indexDir, waf.index, access.rollups, files, ids, commit, audit, { waf: waf.report, access: access.report });
-    if (waf.report.entriesRead + access.report.entriesRead > 100_000) {
+    // A snapshot that no longer matches the segments costs every start the same work again
+    // (reading many entries, or re-filtering the whole index for a day that is gone): refresh it.
+    const stale = (r: RecoveryReport): boolean => r.reread.length > 0 || r.dropped.length > 0;
+    if (waf.report.entriesRead + access.report.entriesRead > 100_000 || stale(waf.report) || stale(access.report)) {
       store.dirty = true;
       void store.snapshot();
     }

@@ -20,6 +20,8 @@ export interface RecoveryReport {
   usedSnapshot: boolean;
   /** Segments read whole because the snapshot did not match them. */
   reread: string[];
+  /** Segments the snapshot covered that are gone: their days were dropped from the index. */
+  dropped: string[];
   /** Highest id found in this kind's segments. */
   maxId: number;
 }
@@ -59,6 +61,8 @@ function plan(dir: string, kind: EventKind, coverage: Coverage | null, logger: E
     if (present.has(file)) continue;
     const day = listDay(file);
     if (day !== null) p.dropDays.add(day);
+    report.dropped.push(file);
+    logger.info('segment covered by the index snapshot is gone: its day leaves the index', { file });
   }
   return p;
 }
@@ -99,7 +103,7 @@ function readAll(
   }
 }
 
-const newReport = (): RecoveryReport => ({ tornBytesCut: 0, invalidLines: 0, entriesRead: 0, usedSnapshot: false, reread: [], maxId: 0 });
+const newReport = (): RecoveryReport => ({ tornBytesCut: 0, invalidLines: 0, entriesRead: 0, usedSnapshot: false, reread: [], dropped: [], maxId: 0 });
 
 function loadSnapshot<T>(read: () => T | null, logger: EventLogger, file: string): T | null {
   try {

@@ -75,9 +75,26 @@ describe('open-time recovery', () => {
     fs.rmSync(path.join(dir, 'waf-2026-11-20.jsonl'));
     const s = await openJsonlEventStore(opts(dir));
     expect(s.openReport.waf.reread).toEqual([WAF_FILE]);
+    expect(s.openReport.waf.dropped).toEqual(['waf-2026-11-20.jsonl']);
     const page = await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 });
     expect(page.logs.map((l) => l.uri)).toEqual(['/seed/2', '/EDITED', '/seed/0']);
     await s.close();
+  });
+
+  it('refreshes a snapshot that no longer matches, so the next start does not redo the work', async () => {
+    const dir = await seeded(3);
+    const s0 = await openJsonlEventStore(opts(dir));
+    await s0.appendWafEvents([wafEvent({ timestamp_ms: NOW - 86_400_000, uri: '/yesterday' })]);
+    await s0.close();
+    fs.rmSync(path.join(dir, 'waf-2026-11-20.jsonl'));
+    // Open and close without any append: nothing marks the index changed but the open itself.
+    const s1 = await openJsonlEventStore(opts(dir));
+    expect(s1.openReport.waf.dropped).toEqual(['waf-2026-11-20.jsonl']);
+    await s1.close();
+    const s2 = await openJsonlEventStore(opts(dir));
+    expect(s2.openReport.waf).toMatchObject({ usedSnapshot: true, dropped: [], reread: [], entriesRead: 0 });
+    expect((await s2.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
+    await s2.close();
   });
 
   it('answers the same after a restart from a snapshot with sealed, compressed URI blobs', async () => {
