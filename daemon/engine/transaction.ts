@@ -192,24 +192,31 @@ export class Transaction implements ActionContext {
     return this.runtime;
   }
 
-  /** `entry.value` after `step` (and its parents), cached on the entry by step. */
+  /** `entry.value` after `step` (and its parents), cached on the entry's leader by step. */
   transform(entry: VarEntry, step: TransformStep): string {
-    let results = entry.transformed;
+    const cell = entry.leader;
+    let results = cell.transformed;
     if (results === undefined) {
       results = [];
-      entry.transformed = results;
+      cell.transformed = results;
     }
     let result = results[step.id];
     if (result !== undefined) return result;
     const parent = step.parent;
-    const input = parent === undefined ? entry.value : this.transform(entry, parent);
-    if (input !== entry.value) result = step.fn(input);
+    const input = parent === undefined ? cell.value : this.transform(cell, parent);
+    if (input !== cell.value) result = step.fn(input);
     // The chain so far left the value as it was: the step alone gives the answer, once per value.
-    else if (parent !== undefined) result = this.transform(entry, step.alone);
-    else if (step.triggerBit !== 0 && (this.byteClasses(entry) & step.triggerBit) === 0) result = input;
+    else if (parent !== undefined) result = this.transform(cell, step.alone);
+    else if (step.triggerBit !== 0 && (this.byteClasses(cell) & step.triggerBit) === 0) result = input;
     else result = step.fn(input);
     results[step.id] = result;
     return result;
+  }
+
+  /** Notes on a shared value that a rule's operator returned false on it (rules/miss-bits.ts). */
+  rememberMiss(cell: VarEntry, word: number, mask: number): void {
+    cell.misses ??= new Int32Array(this.host.ruleSet.missWords);
+    cell.misses[word] |= mask;
   }
 
   private byteClasses(entry: VarEntry): number {

@@ -5,18 +5,46 @@
 // Every value a rule looks at is a VarEntry made by this one constructor, so the evaluator's
 // property loads on entries see a single hidden class.
 export class VarEntry {
+  /** The entry holding the per-value caches below: itself, or the first entry of its list with
+   *  the same value (a JSON array of objects repeats names and values hundreds of times). */
+  readonly leader: VarEntry;
   /** Transformation results of `value` by trie step id, filled by the transaction. A result
    *  depends on the value only, so it may live on the entry for the entry's lifetime. */
   transformed: Array<string | undefined> | undefined = undefined;
   /** Which transformations `value` could make do something (rules/transform-chain.ts); -1 until
    *  computed. */
   byteClasses = -1;
+  /** Other entries lead to this one: operator misses on it are worth remembering. */
+  shared = false;
+  /** One bit per rule (Rule.missIndex): its operator returned false on this value after the
+   *  rule's transformations, in this transaction. Only on shared leaders. */
+  misses: Int32Array | undefined = undefined;
 
   constructor(
     /** The name as sent ('' for a scalar variable). */
     readonly key: string,
     readonly value: string,
-  ) {}
+    leader?: VarEntry,
+  ) {
+    this.leader = leader ?? this;
+    if (leader !== undefined) leader.shared = true;
+  }
+}
+
+/** Lists this long look for repeated values (a Map per list does not pay on a handful). */
+const SHARE_FROM = 16;
+
+/** Entries for `pairs`; in long lists, equal values share one leader. */
+function entriesOf(pairs: ReadonlyArray<readonly [string, string]>): VarEntry[] {
+  if (pairs.length < SHARE_FROM) return pairs.map(([key, value]) => new VarEntry(key, value));
+  const leaders = new Map<string, VarEntry>();
+  return pairs.map(([key, value]) => {
+    const leader = leaders.get(value);
+    if (leader !== undefined) return new VarEntry(key, value, leader);
+    const entry = new VarEntry(key, value);
+    leaders.set(value, entry);
+    return entry;
+  });
 }
 
 const EMPTY: readonly VarEntry[] = [];
@@ -28,7 +56,7 @@ export class KeyedList {
   constructor(readonly entries: readonly VarEntry[]) {}
 
   static fromPairs(pairs: ReadonlyArray<readonly [string, string]>): KeyedList {
-    return new KeyedList(pairs.map(([key, value]) => new VarEntry(key, value)));
+    return new KeyedList(entriesOf(pairs));
   }
 
   /** Entries whose name equals `lowerKey` (already lower-cased). */
@@ -47,7 +75,7 @@ export class KeyedList {
 
   /** The *_NAMES view: each entry's value is its name. */
   names(): KeyedList {
-    this.namesList ??= new KeyedList(this.entries.map((e) => new VarEntry(e.key, e.key)));
+    this.namesList ??= new KeyedList(entriesOf(this.entries.map((e) => [e.key, e.key])));
     return this.namesList;
   }
 

@@ -13,6 +13,7 @@ import type { OperatorFactory } from '../operators/types.js';
 import type { Transformation } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
+import { assignMissBits } from './miss-bits.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 export interface Registries {
@@ -127,6 +128,7 @@ export class RuleSetBuilder {
   finish(where: SourceLocation): RuleSet {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
+    const missWords = assignMissBits(this.rules);
     const phases: Rule[][] = [[], [], [], [], [], []];
     const byId = new Map<number, Rule>();
     const orderById = new Map<string, number>();
@@ -149,6 +151,6 @@ export class RuleSetBuilder {
       }
     }
     void where;
-    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots };
+    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords };
   }
 }

@@ -77,6 +77,10 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
   const evaluate = operator.evaluate;
   const negated = operator.negated;
   const step = rule.transform;
+  const stepId = step === undefined ? -1 : step.id;
+  const missBit = rule.missBit;
+  const missWord = missBit >> 5;
+  const missMask = 1 << (missBit & 31);
   const multi = rule.multiMatch && step !== undefined;
   const runtime = tx.operatorRuntime(rule.capture);
   const targets = rule.targets;
@@ -98,8 +102,23 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       let hit: string | undefined;
       if (multi) hit = multiMatchHit(tx, rule, entry);
       else {
-        const value = step === undefined ? entry.value : tx.transform(entry, step);
-        if (evaluate(value, runtime) !== negated) hit = value;
+        const cell = entry.leader;
+        let value: string | undefined;
+        if (step === undefined) value = cell.value;
+        else {
+          // The cache hit inline: most (rule, value) pairs find their transformed value here.
+          const results = cell.transformed;
+          value = results === undefined ? undefined : results[stepId];
+          if (value === undefined) value = tx.transform(cell, step);
+        }
+        let result: boolean;
+        if (missBit < 0) result = evaluate(value, runtime);
+        else if (cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0) result = false;
+        else {
+          result = evaluate(value, runtime);
+          if (!result && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+        }
+        if (result !== negated) hit = value;
       }
       if (hit !== undefined) {
         matched = true;

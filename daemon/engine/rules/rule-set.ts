@@ -60,4 +60,6 @@ export interface RuleSet {
   readonly exclusionGroups: number;
   /** Number of target slots kept per phase (rules/target-slots.ts). */
   readonly targetSlots: number;
+  /** 32-bit words of a value's operator-miss bits (rules/miss-bits.ts). */
+  readonly missWords: number;
 }

@@ -1,0 +1,19 @@
+// A value repeated under many names (JSON arrays of objects: hundreds of arguments, a few dozen
+// distinct values) would meet every rule's operator once per entry. Entries with equal values
+// share a leader (collections/keyed-list.ts), and the leader remembers, one bit per rule, that
+// the rule's operator returned false on it; later entries skip the call.
+//
+// Sound because a rule's transformed value depends on the value alone, and operators have no
+// side effects when they return false (CONTRACT.md). Rules whose operator reads macros (the
+// answer may change as TX does) and multiMatch rules (several inputs per value) get no bit.
+import type { Rule } from './rule.js';
+
+/** Gives each rule that may remember misses a bit (`missBit`); returns the words a bit set needs. */
+export function assignMissBits(rules: readonly Rule[]): number {
+  let bits = 0;
+  for (const rule of rules) {
+    const op = rule.operator;
+    rule.missBit = op !== undefined && !rule.multiMatch && !op.param.includes('%{') ? bits++ : -1;
+  }
+  return (bits + 31) >> 5;
+}

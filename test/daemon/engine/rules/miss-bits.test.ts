@@ -1,0 +1,74 @@
+// Values repeated under many names share a leader that remembers operator misses per rule
+// (rules/miss-bits.ts): the operator runs once per distinct value, and nothing a rule does on
+// a match is skipped.
+import { describe, it, expect } from 'vitest';
+import { Waf } from '../../../../daemon/engine/waf.js';
+import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
+import { testRegistries } from '../helpers/test-registries.js';
+import { request } from '../helpers/request.js';
+
+function counting(): { calls: string[]; registries: typeof testRegistries } {
+  const calls: string[] = [];
+  const contains: OperatorFactory = (param) => (input, runtime) => {
+    calls.push(input);
+    const needle = runtime.expandMacros(param);
+    if (!input.includes(needle)) return false;
+    if (runtime.capturing) runtime.setCapture(0, input);
+    return true;
+  };
+  const operators = new Map(testRegistries.operators);
+  operators.set('counted', contains);
+  return { calls, registries: { ...testRegistries, operators } };
+}
+
+/** 20 arguments, values a/b/c repeating; the list is long enough for values to be shared. */
+const QUERY = Array.from({ length: 20 }, (_, i) => `p${i}=${'abc'[i % 3]}`).join('&');
+
+describe('remembered operator misses', () => {
+  it('run the operator once per distinct value and rule; matches still count per entry', () => {
+    const { calls, registries } = counting();
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"
+SecRule ARGS "@counted a" "id:2,phase:1,pass,log,setvar:tx.hits=+1"
+SecRule ARGS "!@counted b" "id:3,phase:1,pass,log"` }], { registries });
+    const tx = w.newTransaction(request(`/?${QUERY}`));
+    tx.processRequest();
+    const byRule = (id: number) => tx.matches.filter((m) => m.id === id).length;
+    expect(byRule(1)).toBe(0);
+    expect(byRule(2)).toBe(7);
+    expect(tx.tx.get('hits')).toBe('7');
+    // !@counted b: every a and c entry is a hit, each logged with its own name.
+    expect(tx.matches.filter((m) => m.id === 3).map((m) => m.matchedVarName)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i).filter((i) => i % 3 !== 1).map((i) => `ARGS:p${i}`),
+    );
+    // Rule 1: 3 distinct values. Rule 2: the 7 a's match every time, b and c once each.
+    // Rule 3: b matches (7 calls), a and c miss once each.
+    expect(calls.length).toBe(3 + (7 + 2) + (7 + 2));
+  });
+
+  it('a macro in the parameter or multiMatch means no remembering', () => {
+    const { calls, registries } = counting();
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecAction "id:1,phase:1,pass,nolog,setvar:tx.needle=zzz"
+SecRule ARGS "@counted %{tx.needle}" "id:2,phase:1,pass,log"
+SecRule ARGS "@counted zzz" "id:3,phase:1,pass,log,t:lowercase,multiMatch"` }], { registries });
+    w.newTransaction(request(`/?${QUERY}`)).processRequest();
+    expect(calls.length).toBe(20 + 20);
+  });
+
+  it('captures are set on every match', () => {
+    const { registries } = counting();
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule ARGS "@counted a" "id:1,phase:1,pass,nolog,capture,setvar:tx.seen=%{tx.seen}%{tx.0}"` }], { registries });
+    const tx = w.newTransaction(request(`/?${QUERY}`));
+    tx.processRequest();
+    expect(tx.tx.get('seen')).toBe('a'.repeat(7));
+  });
+
+  it('short lists do not share values (nothing to gain), and still evaluate correctly', () => {
+    const { calls, registries } = counting();
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly\nSecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"` }], { registries });
+    w.newTransaction(request('/?a=x&b=x&c=x')).processRequest();
+    expect(calls).toEqual(['x', 'x', 'x']);
+  });
+});
