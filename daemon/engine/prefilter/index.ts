@@ -5,7 +5,8 @@ import { selectClauses } from './clauses.js';
 import { literalCondition } from './extract.js';
 import { LiteralIndex, type LiteralGate } from './literal-index.js';
 
-export type { LiteralGate } from './literal-index.js';
+export type { LiteralGate, ClauseTest } from './literal-index.js';
+export type { ScanCache } from './scan-cache.js';
 export { LiteralIndex } from './literal-index.js';
 export { literalCondition } from './extract.js';
 export { selectClauses, type Clause } from './clauses.js';

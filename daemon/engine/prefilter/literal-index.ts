@@ -14,6 +14,9 @@ import { ScanCache } from './scan-cache.js';
 /** A regex's literal condition, compiled: false means the regex cannot match `input`. */
 export type LiteralGate = (input: string, scope: object) => boolean;
 
+/** The condition over a value's clause bitset `bits[at ..]`: false means the regex cannot match. */
+export type ClauseTest = (bits: Int32Array, at: number) => boolean;
+
 export class LiteralIndex {
   private readonly atomIds = new Map<string, number>();
   private readonly atoms: string[] = [];
@@ -30,28 +33,33 @@ export class LiteralIndex {
 
   /** A gate for a regex whose every match satisfies all `clauses`; undefined when there are none. */
   gate(clauses: readonly Clause[]): LiteralGate | undefined {
+    const test = this.clauseTest(clauses);
+    if (test === undefined) return undefined;
+    return (input, scope) => {
+      const cache = this.scanCache(scope);
+      const at = cache.offsetOf(input);
+      return at < 0 || test(cache.bits, at);
+    };
+  }
+
+  /**
+   * The same condition over a bitset already found (`ScanCache.offsetOf`): for a caller that keeps
+   * a value's offset itself, e.g. beside the value's cached transformation result, and so needs no
+   * lookup by string per (rule, value) pair. Undefined when there are no clauses.
+   */
+  clauseTest(clauses: readonly Clause[]): ClauseTest | undefined {
     if (clauses.length === 0) return undefined;
     const ids = clauses.map((c) => this.clauseId(c));
     if (ids.length === 1) {
       const word = ids[0] >>> 5, mask = 1 << (ids[0] & 31);
-      const gate: LiteralGate = (input, scope) => {
-        const cache = this.cacheFor(scope);
-        const at = cache.offsetOf(input);
-        return at < 0 || (cache.bits[at + word] & mask) !== 0;
-      };
-      return gate;
+      return (bits, at) => (bits[at + word] & mask) !== 0;
     }
     const words = Int32Array.from(ids, (id) => id >>> 5);
     const masks = Int32Array.from(ids, (id) => 1 << (id & 31));
-    const gate: LiteralGate = (input, scope) => {
-      const cache = this.cacheFor(scope);
-      const at = cache.offsetOf(input);
-      if (at < 0) return true;
-      const bits = cache.bits;
+    return (bits, at) => {
       for (let i = 0; i < words.length; i++) if ((bits[at + words[i]] & masks[i]) === 0) return false;
       return true;
     };
-    return gate;
   }
 
   /** Builds the scanner now rather than on the first scan (call after loading rules). */
@@ -59,8 +67,9 @@ export class LiteralIndex {
     this.currentScanner();
   }
 
-  /** The scope's scan cache; a new one when the scanner was rebuilt since. */
-  private cacheFor(scope: object): ScanCache {
+  /** The scan cache of `scope` (a transaction, or the runtime it hands to operators); a new one
+   *  when the scanner was rebuilt since. Offsets from an older cache must not be reused. */
+  scanCache(scope: object): ScanCache {
     if (scope === this.lastScope && this.lastCache !== undefined && this.scanner !== undefined) return this.lastCache;
     const scanner = this.currentScanner();
     let cache = this.caches.get(scope);

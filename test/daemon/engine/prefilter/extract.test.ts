@@ -72,3 +72,20 @@ describe('LiteralIndex gates', () => {
     expect(union('union select', scope)).toBe(true);
   });
 });
+
+describe('clause tests over a looked-up scan (for a caller that keeps the offset per value)', () => {
+  it('agrees with the string gate, and an offset of -1 means "not a byte string"', () => {
+    const index = new LiteralIndex();
+    const clauses = selectClauses(literalCondition(compilePcre('(?i)union\\s+select').ast));
+    const test = index.clauseTest(clauses)!;
+    const gate = index.gate(clauses)!;
+    const scope = {};
+    const cache = index.scanCache(scope);
+    for (const value of ['1 UNION SELECT 2', 'union', 'select', '', 'x\u0100']) {
+      const at = cache.offsetOf(value);
+      expect(at < 0 || test(cache.bits, at)).toBe(gate(value, scope));
+    }
+    expect(cache.offsetOf('x\u0100')).toBe(-1);
+    expect(index.scanCache(scope)).toBe(cache);
+  });
+});
