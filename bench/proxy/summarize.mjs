@@ -96,5 +96,21 @@ if (isWafSet) {
     }
   }
   console.log(`\n| issue 7 target (${mode}) | measured | |\n|---|---:|---|\n${targets.join('\n')}`);
+  if (mode === 'throughput') {
+    // Every server here is CPU-bound on the same cores, so a req/s ratio of N needs about N times less CPU per
+    // request: what that leaves the engine, given what the edge costs with the WAF off (same run).
+    const rows = [];
+    for (const [mix, times] of [['get', 10], ['post', 8]]) {
+      const cpu = (sc) => med(sc, mix, cpuPerReq);
+      const modsec = cpu('modsec'), on = cpu('edge-waf'), off = cpu('edge-off');
+      if (modsec === null || on === null || off === null) continue;
+      const budget = modsec / times;
+      rows.push(`| ${mix} | ${fmt(modsec)} | ≤ ${fmt(budget)} | ${fmt(on)} | ${fmt(off)} | ${fmt(on - off)} | ≤ ${fmt(Math.max(0, budget - off))} |`);
+    }
+    if (rows.length) {
+      console.log('\n| CPU budget (µs/request, this run) | nginx + ModSecurity v3 | edge for the target (÷10 GET, ÷8 POST) | edge WAF on | edge WAF off | the WAF\'s share | left for the WAF |');
+      console.log(`|---|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`);
+    }
+  }
   if (!enough) console.log('(disturbed run: foreign CPU above 15 % in too many runs; re-run on a quiet machine before judging)');
 }

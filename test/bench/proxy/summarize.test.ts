@@ -64,6 +64,9 @@ describe('bench/proxy/summarize.mjs', () => {
     expect(out).toMatch(/WAF-on post ahead of Apache \+ ModSecurity v2 \| 12\.73× \| met \|/);
     expect(out).toMatch(/WAF-off get ≥ 0\.30× the plain nginx proxy \| 0\.40× \| met \|/);
     expect(out).toMatch(/\| modsec ÷ nginx-proxy \| get \| 0\.020 /);
+    // ModSecurity 3,000 µs per GET: 10x leaves the edge 300, of which the WAF-off edge takes 110.
+    expect(out).toMatch(/\| get \| 3,000 \| ≤ 300 \| 300 \| 110 \| 190 \| ≤ 190 \|/);
+    expect(out).toMatch(/\| post \| 5,000 \| ≤ 625 \| 500 \| 120 \| 380 \| ≤ 505 \|/);
   });
 
   it('calls a run invalid when a benign request is refused or a WAF lets the SQLi through', () => {
