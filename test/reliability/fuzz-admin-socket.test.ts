@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminProblem, Tally } from './support/contract.js';
-import { bodyFor, contentType, extraHeaders, hostileQuery, mutated, nastyString, shown } from './support/hostile-inputs.js';
+import { FUZZ_SEED, bodyFor, contentType, extraHeaders, hostileQuery, mutated, nastyString, shown } from './support/hostile-inputs.js';
 import { SITE_DOMAIN, startFuzzDaemon, type FuzzDaemon } from './support/in-process-daemon.js';
 import { exchange } from './support/raw-http.js';
 
@@ -101,7 +101,7 @@ describe('admin socket under hostile input', () => {
           tally.cases.refusedUnchanged++;
         }
       }),
-      { numRuns: RUNS, seed: Number(process.env.WAFCTL_FUZZ_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+      { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
     );
     expect(tally.cases.documented).toBe(tally.cases.tried);
   }, 600_000);

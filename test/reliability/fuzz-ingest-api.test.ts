@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestProblem, managementProblem, Tally } from './support/contract.js';
-import { anyJsonValue, contentType, extraHeaders, hostileJsonText, invalidUtf8Body, longString, mutated, nastyString, shown } from './support/hostile-inputs.js';
+import { FUZZ_SEED, anyJsonValue, contentType, extraHeaders, hostileJsonText, invalidUtf8Body, longString, mutated, nastyString, shown } from './support/hostile-inputs.js';
 import { SITE_DOMAIN, startFuzzDaemon, type FuzzDaemon } from './support/in-process-daemon.js';
 import { exchange } from './support/raw-http.js';
 
@@ -125,7 +125,7 @@ describe('ingestion API under hostile input', () => {
           if (processed > 0) expect(after, 'acknowledged entries are on disk when the answer comes').not.toBe(before);
         }
       }),
-      { numRuns: RUNS, seed: Number(process.env.WAFCTL_FUZZ_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+      { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
     );
     expect(tally.cases.documented).toBe(tally.cases.tried);
     expect(await storedLines(), 'every acknowledged entry is one stored line, and nothing else was stored').toBe(processedTotal);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managementProblem, Tally } from './support/contract.js';
-import { bodyFor, contentType, extraHeaders, hostileQuery, longString, mutated, nastyString } from './support/hostile-inputs.js';
+import { FUZZ_SEED, bodyFor, contentType, extraHeaders, hostileQuery, longString, mutated, nastyString } from './support/hostile-inputs.js';
 import { startFuzzDaemon, type FuzzDaemon } from './support/in-process-daemon.js';
 import { exchange, type RawRequest } from './support/raw-http.js';
 
@@ -107,7 +107,7 @@ describe('management API under hostile input', () => {
         }
         if (method !== 'HEAD' && !isPreRouting(res)) expect(res.headers['x-ratelimit-limit'], 'X-RateLimit-Limit on every routed answer').toBeDefined();
       }),
-      { numRuns: RUNS, seed: Number(process.env.WAFCTL_FUZZ_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+      { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
     );
     expect(tally.cases.documented).toBe(tally.cases.tried);
   }, 600_000);

@@ -3,6 +3,12 @@
 // strings. Bodies are bytes (not values), so malformed JSON and broken encodings reach the server.
 import fc from 'fast-check';
 
+/**
+ * The fuzz seed: fixed in the suite, so CI is reproducible; WAFCTL_FUZZ_SEED=random (npm run
+ * reliability) or a number explores further. A failure prints its seed and path to replay it.
+ */
+export const FUZZ_SEED = process.env.WAFCTL_FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.WAFCTL_FUZZ_SEED ?? 20_261_122);
+
 /** A short string from the nastier corners: controls, NUL, lone surrogates, RTL, SQL and path tricks. */
 export const nastyString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }),
