@@ -2,6 +2,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run.js';
+import { buildProgram } from '../../cli/program.js';
+import { OPTION_ROWS } from '../../daemon/options/option-table.js';
 import { harness, STATUS } from './fakes.js';
 
 const KEY = 'Z'.repeat(64);
@@ -207,6 +209,19 @@ describe('daemon', () => {
     ]);
     expect(h.io.out()).toMatch(/api_url +https:\/\/127\.0\.0\.1:9443/);
     expect(h.io.out()).toMatch(/uptime +1h 2m 5s/);
+  });
+
+  it('start takes every setting of the daemon option table as a flag and passes it through', async () => {
+    const h = harness();
+    const argv = ['daemon', 'start', '--trusted-proxy', '10.0.0.0/8', '--trusted-proxy', '::1', '--edge-header-timeout-ms', '5000', '--edge-max-uri-bytes', '100', '--ingest-rate-limit', '600', '--vulndb-refresh-hours', '6'];
+    expect(await runCli(argv, h.deps)).toBe(0);
+    expect(h.daemon.calls[0].argv).toEqual([
+      '--data-dir', '/default/data', '--trusted-proxy', '10.0.0.0/8', '--trusted-proxy', '::1', '--ingest-rate-limit', '600', '--vulndb-refresh-hours', '6',
+      '--edge-header-timeout-ms', '5000', '--edge-max-uri-bytes', '100',
+    ]);
+    const start = buildProgram(h.deps).commands.find((c) => c.name() === 'daemon')!.commands.find((c) => c.name() === 'start')!;
+    const flags = new Set(start.options.map((o) => o.long));
+    for (const row of OPTION_ROWS) expect(flags, row.flag).toContain(`--${row.flag}`);
   });
 
   it('start --demo prints the daemon\'s curl lines', async () => {

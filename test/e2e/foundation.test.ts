@@ -178,18 +178,22 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
   });
 });
 
-describe('an admin socket moved by the --admin-socket flag alone', SLOW, () => {
-  it('is found by later CLI calls on the same data dir, and its pointer goes with the daemon', async () => {
+describe('daemon settings given as daemon start flags', SLOW, () => {
+  it('a socket moved by --admin-socket alone is found by later CLI calls; a table setting (--edge-max-uri-bytes) applies', async () => {
     const d = await newSandbox();
     const socket = join(d.box.home, 'elsewhere.sock');
-    const started = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)), '--admin-socket', socket);
+    const started = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)), '--admin-socket', socket, '--edge-max-uri-bytes', '200');
     expect(started.code, started.stderr).toBe(0);
     const status = await json<Status & { admin_socket: string }>(d, 'daemon', 'status');
     expect(status.admin_socket).toBe(socket);
+    expect((await get(`http://127.0.0.1:${status.ports.edge}/?q=${'a'.repeat(300)}`, 'example.test')).status).toBe(414);
     expect((await d.wafctl('site', 'add', 'moved.test', '--origin', 'http://127.0.0.1:8081')).code).toBe(0);
     expect((await d.wafctl('daemon', 'stop')).code).toBe(0);
     expect(existsSync(join(d.box.dataDir, 'wafctl.sock.path'))).toBe(false);
     expect((await d.wafctl('daemon', 'status')).code).toBe(4);
+    const refused = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)), '--edge-max-uri-bytes', 'many');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: daemon_start_failed: .*edge-max-uri-bytes/);
   });
 });
 

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { CliError, ExitWith, usageError } from '../../cli-error.js';
 import { withContext, type CommandContext, type CommandDeps } from '../../context.js';
 import { parsePath, parsePort, parsePositiveInt } from '../../options.js';
+import { daemonTableOptions, tableArgv, type TableOptionValues } from './table-options.js';
 import { statusFields } from './status-fields.js';
 
 export interface StartOptions {
@@ -20,6 +21,8 @@ export interface StartOptions {
   tlsKey?: string;
   listenHost?: string;
   demoPort?: number;
+  /** The daemon settings `daemon start` declares from the daemon's option table (table-options.ts). */
+  table?: TableOptionValues;
 }
 
 /** The daemon's own command line for these options (flag names are the same on both sides). */
@@ -39,13 +42,14 @@ export function daemonArgv(dataDir: string, options: StartOptions): string[] {
     ['--demo-port', options.demoPort],
   ];
   for (const [flag, value] of valued) if (value !== undefined) argv.push(flag, String(value));
+  argv.push(...tableArgv(options.table ?? {}));
   if (options.demo) argv.push('--demo');
   if (options.foreground) argv.push('--foreground');
   return argv;
 }
 
 export function registerDaemonStart(daemon: Command, deps: CommandDeps): void {
-  daemon
+  const command = daemon
     .command('start')
     .description('start the daemon (in the background unless --foreground) and wait until it is ready')
     .option('--foreground', 'run attached to this terminal (for systemd and containers)')
@@ -61,8 +65,18 @@ export function registerDaemonStart(daemon: Command, deps: CommandDeps): void {
     .option('--listen-host <address>', 'address the edge and API listeners bind (default 127.0.0.1; 0.0.0.0 or :: to serve a network)')
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) for the API listener instead of the generated one').argParser(parsePath))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) for --tls-cert').argParser(parsePath))
-    .addHelpText('after', '\nExamples:\n  wafctl daemon start\n  wafctl daemon start --demo\n  wafctl --data-dir /var/lib/wafctl daemon start --foreground --api-port 9443\n')
-    .action(withContext(deps, start));
+    .addHelpText('after', '\nExamples:\n  wafctl daemon start\n  wafctl daemon start --trusted-proxy 10.0.0.0/8 --edge-header-timeout-ms 10000\n  wafctl daemon start --demo\n  wafctl --data-dir /var/lib/wafctl daemon start --foreground --api-port 9443\n')
+    .action(withContext(deps, (ctx, options: StartOptions & TableOptionValues) => start(ctx, { ...options, table: pickTable(options) })));
+  for (const option of daemonTableOptions()) command.addOption(option);
+}
+
+function pickTable(options: TableOptionValues): TableOptionValues {
+  const picked: TableOptionValues = {};
+  for (const option of daemonTableOptions()) {
+    const key = option.attributeName();
+    if (options[key] !== undefined) picked[key] = options[key];
+  }
+  return picked;
 }
 
 async function start(ctx: CommandContext, options: StartOptions): Promise<void> {
