@@ -3,7 +3,7 @@
 // Entries per second accepted with 1 client and with 4 concurrent clients, batches of 100; the
 // daemon's CPU per entry (from /proc), the clients' CPU per entry (reaped children) and the daemon's
 // peak RSS. Target on 2 cores: >= 50,000 entries/s.
-//   node bench/ingest/run.mjs [--entries N] [--batch-size N] [--profile DIR]   (needs `npm run build`)
+//   node bench/ingest/run.mjs [--entries N] [--batch-size N] [--concurrency N] [--profile DIR]   (needs `npm run build`)
 // --profile DIR: the daemon (started directly, --foreground) and every client write .cpuprofile files there.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
@@ -23,6 +23,7 @@ const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR = profileAt > 0 ? process.argv[profileAt + 1] : null;
 const profiled = (dir) => (dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : []);
 const BATCH = arg('batch-size', 100);
+const CONCURRENCY = arg('concurrency', undefined); // wafctl ingest's own default unless given
 const HOST = 'bench.example.test';
 const TICKS = 100; // USER_HZ on Linux
 
@@ -46,7 +47,7 @@ async function daemonPeakRssMb(pid) {
 
 function ingest(file, token) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...profiled(PROFILE_DIR), BIN, '--json', 'ingest', 'waf', file, '--token', token, '--batch-size', String(BATCH)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...profiled(PROFILE_DIR), BIN, '--json', 'ingest', 'waf', file, '--token', token, '--batch-size', String(BATCH), ...(CONCURRENCY ? ['--concurrency', String(CONCURRENCY)] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -122,7 +123,7 @@ try {
 
   const results = [await round('one-client', 1, token, pid), await round('four-clients', 4, token, pid)];
   const rss = await daemonPeakRssMb(pid);
-  console.log(`ingest bench: ${ENTRIES.toLocaleString('en-US')} WAF events per round, batches of ${BATCH}, durable (fsync before the answer)`);
+  console.log(`ingest bench: ${ENTRIES.toLocaleString('en-US')} WAF events per round, batches of ${BATCH}, ${CONCURRENCY ?? 'default'} in flight per client, durable (fsync before the answer)`);
   console.log('round          clients   entries/s   seconds   daemon CPU us/entry   client CPU us/entry   vs target 50,000/s');
   for (const r of results) {
     console.log(
@@ -130,7 +131,7 @@ try {
     );
   }
   console.log(`daemon peak RSS: ${rss.toFixed(0)} MB`);
-  console.log(JSON.stringify({ bench: 'ingest', entries: ENTRIES, batch: BATCH, results, daemonPeakRssMb: rss }));
+  console.log(JSON.stringify({ bench: 'ingest', entries: ENTRIES, batch: BATCH, concurrency: CONCURRENCY ?? null, results, daemonPeakRssMb: rss }));
 } finally {
   await run(process.execPath, [BIN, 'daemon', 'stop'], { env }).catch(() => undefined);
   await rm(home, { recursive: true, force: true });
