@@ -6,7 +6,7 @@ import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalCa, createServerCertificate } from '../../daemon/tls/certificates.js';
@@ -96,7 +96,7 @@ describe('protect rate-limit', () => {
     await eventually(async () => (await get(SHOP, '/limited/page', '198.51.100.31')) === 200, 'the limit lifted');
   });
 
-  it('refuses bad input with a clear error and changes nothing', async () => {
+  it('refuses bad input with a clear error and changes nothing', { timeout: 120_000 }, async () => {
     const noRate = await d.wafctl('--site', SHOP, 'protect', 'rate-limit', 'add', '/x');
     expect(noRate.code).toBe(2);
     expect(noRate.stderr).toContain("'--per-minute <n>' not specified");
@@ -136,7 +136,7 @@ describe('protect page and the block response', () => {
     expect((await d.wafctl('site', 'set', SHOP, '--block-response', '403')).code).toBe(0);
   });
 
-  it('refuses bad input with a clear error and changes nothing', async () => {
+  it('refuses bad input with a clear error and changes nothing', { timeout: 120_000 }, async () => {
     const before = (await d.wafctl('--json', '--site', SHOP, 'protect', 'page', 'list')).stdout;
     const badIp = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/p', '--allow', '198.51.100.10,1.2.3');
     expect(badIp.code).toBe(1);
@@ -201,7 +201,7 @@ describe('site set: WAF mode and thresholds', () => {
     await eventually(async () => (await get(WAF, SQLI)) === 403, 'threshold 5 again');
   });
 
-  it('refuses bad settings with a clear error and changes nothing', async () => {
+  it('refuses bad settings with a clear error and changes nothing', { timeout: 120_000 }, async () => {
     const before = JSON.parse((await d.wafctl('--json', 'site', 'show', WAF)).stdout).settings;
     for (const args of [['--paranoia', '5'], ['--mode', 'block'], ['--inbound-threshold', '-1'], ['--group', 'xyz=on'], ['--on-engine-error', 'maybe'], ['--body-over-limit', 'drop'], []]) {
       const r = await d.wafctl('site', 'set', WAF, ...args);
@@ -292,6 +292,30 @@ describe('rules set and show', () => {
 
     expect((await d.wafctl('--site', WAF, 'rules', 'set', '--no-after')).code).toBe(0);
     await eventually(async () => (await get(WAF, '/?q=wafctl-e2e-marker')) === 200, 'the marker rule removed');
+  });
+});
+
+describe('a stored rule file that no longer loads at daemon start', () => {
+  it('the site runs without it, and the daemon log and rules show say why', { timeout: 120_000 }, async () => {
+    const dir = join(d.box.home, 'user-rules');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'agents.data'), 'wafctl-evil-agent\n');
+    await writeFile(join(dir, 'agents.conf'), 'SecRule REQUEST_HEADERS:User-Agent "@pmFromFile agents.data" "id:1000020,phase:1,deny,status:403,log,msg:\'bad agent\'"\n');
+    expect((await d.wafctl('--site', WAF, 'rules', 'set', '--after', join(dir, 'agents.conf'))).code).toBe(0);
+    expect((await d.wafctl('daemon', 'stop')).code).toBe(0);
+    await rm(join(dir, 'agents.data'));
+    const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
+    expect(start.code, start.stderr).toBe(0);
+    edge = (JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
+    const show = JSON.parse((await d.wafctl('--json', '--site', WAF, 'rules', 'show')).stdout);
+    expect(show.after).toMatchObject({ path: join(dir, 'agents.conf') });
+    expect(show.load).toMatchObject({ ok: false });
+    expect(show.load.error).toContain(`${join(dir, 'agents.conf')}:1:`);
+    // The site still runs its other rules (CRS blocks SQL injection) and serves benign requests.
+    await eventually(async () => (await get(WAF, "/?id=1%27%20OR%201=1--")) === 403, 'CRS still on');
+    expect(await get(WAF, '/')).toBe(200);
+    await eventually(async () => (await readFile(join(d.box.dataDir, 'daemon.log'), 'utf8')).includes('agents.conf:1:'), 'the reason in the daemon log');
+    expect((await d.wafctl('--site', WAF, 'rules', 'set', '--no-after')).code).toBe(0);
   });
 });
 
