@@ -21,11 +21,28 @@ export interface ApiServer {
   close(drainMs: number): Promise<void>;
 }
 
-export async function createApiServer(options: { tls: ApiTls; logger: Logger; register?: RegisterRoutes[] }): Promise<ApiServer> {
+/** Slow clients on the API port: a TLS handshake and a request head must each complete in time. */
+export interface ApiTimeouts {
+  /** TLS handshake after the first byte (node's default: 120 s). */
+  handshakeMs: number;
+  /** Request head once the handshake is done (node's default: 60 s); 408 and closed. */
+  headersMs: number;
+}
+
+export const DEFAULT_API_TIMEOUTS: ApiTimeouts = { handshakeMs: 10_000, headersMs: 20_000 };
+
+export async function createApiServer(options: { tls: ApiTls; logger: Logger; register?: RegisterRoutes[]; timeouts?: Partial<ApiTimeouts> }): Promise<ApiServer> {
+  const timeouts = { ...DEFAULT_API_TIMEOUTS, ...options.timeouts };
   // Typed as the default instance: routes do not care that the raw server is https.
   const app = Fastify({
-    // TLS 1.2+ with forward-secret AEAD suites only (the edge uses the same policy).
-    https: { cert: options.tls.cert, key: options.tls.key, ...MODERN_TLS },
+    // TLS 1.2+ with forward-secret AEAD suites only (the edge uses the same policy), and the same
+    // slowloris bounds as the edge (node checks heads a quarter of the timeout apart, at most 1 s).
+    https: {
+      cert: options.tls.cert, key: options.tls.key, ...MODERN_TLS,
+      handshakeTimeout: timeouts.handshakeMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+    },
     loggerInstance: options.logger.child({ listener: 'api' }),
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
@@ -41,6 +58,9 @@ export async function createApiServer(options: { tls: ApiTls; logger: Logger; re
     async listen(port, host) {
       guard.listen(port, host);
       await Promise.race([once(guard, 'listening'), once(guard, 'error').then(([error]) => { throw error; })]);
+      // The HTTPS server never listens itself (the guard hands it its connections), and node starts the
+      // checks behind headersTimeout on 'listening': without this the API had no header timeout at all.
+      https.emit('listening');
       return (guard.address() as { port: number }).port;
     },
     close: (drainMs) => closeGracefully(guard, https, app, drainMs),
