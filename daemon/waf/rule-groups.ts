@@ -24,6 +24,13 @@ interface Entry {
 
 /** Combinations no snapshot has named for this long are dropped (their memory is a CRS each). */
 const IDLE_MS = 10 * 60_000;
+/**
+ * At most this many compiled combinations are cached (about 7 MB each with CRS): a process that
+ * compiles without announcements (the daemon's primary with --workers validating `rules set`) must
+ * not grow with every change. The least recently named go first; a live snapshot keeps what it
+ * uses reachable anyway (RuleGroups.bySettings).
+ */
+const MAX_CACHED = 32;
 
 const shared = new Map<string, Entry>();
 const cacheKey = (crs: CrsLocation | null, settings: WafRuleSettings) => `${crs ? `${crs.rulesDir}|${crs.setupFile}` : '-'}|${settings.key}`;
@@ -84,7 +91,15 @@ export class RuleGroups {
       outcome = { ok: false, error: (error as Error).message };
     }
     shared.set(key, { outcome, announcedAt: known?.announcedAt ?? Date.now() });
+    if (shared.size > MAX_CACHED) this.trim(key);
     return outcome;
+  }
+
+  private trim(justAdded: string): void {
+    const keep = new Set([justAdded, cacheKey(this.crs, defaultRuleSettings(1))]);
+    const oldest = [...shared].filter(([key, entry]) => !keep.has(key) && entry.outcome !== null)
+      .sort((a, b) => a[1].announcedAt - b[1].announcedAt);
+    for (const [key] of oldest.slice(0, shared.size - MAX_CACHED)) shared.delete(key);
   }
 
   /** Queues a compile off the request path (one per event-loop turn). */

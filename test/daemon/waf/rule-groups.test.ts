@@ -99,3 +99,18 @@ describe.skipIf(crs === null || !existsSync('/usr/share/modsecurity-crs/rules'))
     expect(b?.matches.some((m) => m.ruleId === '942100')).toBe(true); // still matched and logged
   });
 });
+
+describe('RuleGroups cache bound', () => {
+  it('keeps at most 32 compiled combinations, dropping the least recently named, never the default', async () => {
+    const groups = new RuleGroups(null, { prepareAnnounced: false });
+    const first = groups.forParanoia(1);
+    const settings = Array.from({ length: 40 }, (_, i) => ruleSettings({ ...base, groups: { cms: false, crs: true }, inboundThreshold: 1000 + i }));
+    const compiled = settings.map((s) => { const o = groups.load(s); if (!o.ok) throw new Error(o.error); return o.waf; });
+    // The last one is still cached (same Waf again); the first was dropped (compiled anew).
+    const last = groups.load(settings[39]);
+    expect(last.ok && last.waf).toBe(compiled[39]);
+    const again = groups.load(settings[0]);
+    expect(again.ok && again.waf).not.toBe(compiled[0]);
+    expect(groups.forParanoia(1)).toBe(first);
+  });
+});
