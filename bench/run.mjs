@@ -15,6 +15,9 @@ const BENCHES = {
   ingest: { what: 'wafctl ingest -> daemon -> fsync, entries/s with 1 and 4 clients', argv: ['bench/ingest/run.mjs'], build: true },
   'vulndb-check': { what: 'vulnerability check latency, 40 plugins against 45,000 records', argv: [...tsx, 'bench/vulndb/check.bench.ts'] },
   'vulndb-import': { what: 'streaming import time and peak RSS of a 160 MB feed', argv: [...tsx, 'bench/vulndb/import.bench.ts'] },
+  'waf-settings': { what: 'per-site WAF settings: header hand-over, rule-set lookup, compile cost', argv: ['--expose-gc', ...tsx, 'bench/waf-settings/bench.ts'] },
+  'rx-fuzz': { what: 'worst case of every CRS @rx on pathological inputs, then whole PL4 requests (~10 min)', argv: [...tsx, 'bench/rx-fuzz/rx-fuzz.ts'] },
+  overload: { what: 'the edge at 2x capacity: served vs shed, API/admin p99, RSS before/during/after', argv: ['bench/overload/run.mjs'], build: true },
   proxy: { what: 'edge vs nginx (+ModSecurity) with wrk (needs the anchors of ../shared/anchors/proxy)', shell: 'bench/proxy/run.sh', build: true },
 };
 
