@@ -4,11 +4,16 @@ import type { ActionDefinition } from './action.js';
 import type { ActionContext } from './context.js';
 import { Macro } from '../macros/macro.js';
 import { parseCollectionVariable } from './collection-name.js';
+import { nameSlot } from '../collections/name-slots.js';
 
 function toInt(text: string | undefined): number {
   if (text === undefined) return 0;
   const n = parseInt(text, 10);
   return Number.isNaN(n) ? 0 : n;
+}
+
+function arithmetic(op: 'add' | 'sub', current: string | undefined, delta: string): string {
+  return String(op === 'add' ? toInt(current) + toInt(delta) : toInt(current) - toInt(delta));
 }
 
 export const setvarAction: ActionDefinition = {
@@ -29,22 +34,26 @@ export const setvarAction: ActionDefinition = {
     }
     const value = Macro.compile(valueText, ctx.location);
     const { collection, name } = target;
+    // Most names are constant (`tx.anomaly_score_pl1`): lower-cased once here, not per match.
+    const fixedName = name.isConstant ? name.text : undefined;
+    const fixedLower = fixedName?.toLowerCase();
+    const fixedSlot = fixedLower === undefined ? -1 : nameSlot(fixedLower);
     rule.effects.push((tx: ActionContext) => {
       const col = tx.collectionFor(collection);
       if (col === undefined) return; // like ModSecurity: the collection was never initialised
-      const key = name.expand(tx);
+      const key = fixedName ?? name.expand(tx);
       if (op === 'remove') {
         col.delete(key);
         return;
       }
       const expanded = value.expand(tx);
-      if (op === 'set') {
-        col.set(key, expanded);
+      if (fixedSlot < 0) {
+        const current = op === 'set' ? '' : col.get(key.toLowerCase(), col.expiring ? tx.now() : 0);
+        col.set(key, op === 'set' ? expanded : arithmetic(op, current, expanded));
         return;
       }
-      const current = toInt(col.get(key.toLowerCase(), tx.now()));
-      const delta = toInt(expanded);
-      col.set(key, String(op === 'add' ? current + delta : current - delta));
+      const current = op === 'set' ? '' : col.getBySlot(fixedSlot, col.expiring ? tx.now() : 0);
+      col.setBySlot(fixedSlot, fixedLower!, key, op === 'set' ? expanded : arithmetic(op, current, expanded));
     });
   },
 };

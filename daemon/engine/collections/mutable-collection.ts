@@ -2,7 +2,12 @@
 // kept between transactions. Keys compare case-insensitively; values are strings, as in
 // ModSecurity (setvar arithmetic parses them as integers). Variables may carry an expiry
 // (expirevar), after which they read as absent.
+//
+// The Map keeps the variables in insertion order (what TX:/regex/ and &TX see); variables whose
+// name configuration spells out are also reachable by slot (name-slots.ts), which the compiled
+// rules use instead of a lookup by string.
 import { VarEntry } from './keyed-list.js';
+import { existingNameSlot, nameSlotCount } from './name-slots.js';
 
 interface StoredVar {
   key: string;
@@ -15,15 +20,46 @@ interface StoredVar {
 
 const EMPTY: readonly VarEntry[] = [];
 
+function viewOf(found: StoredVar): readonly VarEntry[] {
+  found.view ??= [new VarEntry(found.key, found.value)];
+  return found.view;
+}
+
 export class MutableCollection {
   private readonly vars = new Map<string, StoredVar>();
+  /** By name slot: the stored variables whose names have one. */
+  private slots: Array<StoredVar | undefined> = [];
+  /** nameSlotCount when `slots` last covered every stored name (a later load may number more). */
+  private slotsFor = nameSlotCount;
   private snapshot: VarEntry[] | undefined;
   private hasExpiring = false;
 
   constructor(readonly name: string) {}
 
   get(lowerKey: string, now = 0): string | undefined {
-    const found = this.vars.get(lowerKey);
+    return this.live(this.vars.get(lowerKey), now);
+  }
+
+  /** get() by name slot (the name's lower-cased form must be the slot's name). */
+  getBySlot(slot: number, now = 0): string | undefined {
+    return this.live(this.bySlot(slot), now);
+  }
+
+  private bySlot(slot: number): StoredVar | undefined {
+    if (this.slotsFor !== nameSlotCount) this.renumber();
+    return this.slots[slot];
+  }
+
+  /** Names numbered since this collection filled `slots` (a rule set loaded meanwhile). */
+  private renumber(): void {
+    for (const [lower, v] of this.vars) {
+      const slot = existingNameSlot(lower);
+      if (slot >= 0) this.slots[slot] = v;
+    }
+    this.slotsFor = nameSlotCount;
+  }
+
+  private live(found: StoredVar | undefined, now: number): string | undefined {
     if (found === undefined) return undefined;
     if (found.expiresAt !== 0 && now !== 0 && found.expiresAt <= now) return undefined;
     return found.value;
@@ -31,27 +67,46 @@ export class MutableCollection {
 
   set(key: string, value: string): void {
     const lower = key.toLowerCase();
-    const found = this.vars.get(lower);
+    this.store(this.vars.get(lower), lower, key, value, -2);
+  }
+
+  /** set() with the lower-cased key and its slot already at hand (setvar computes them at load). */
+  setBySlot(slot: number, lower: string, key: string, value: string): void {
+    this.store(this.bySlot(slot), lower, key, value, slot);
+  }
+
+  /** Updates `found` or adds the variable; `slot` -2 = look the name's slot up. */
+  private store(found: StoredVar | undefined, lower: string, key: string, value: string, slot: number): void {
     if (found) {
       if (found.value === value) return;
       found.value = value;
       found.view = undefined;
-    } else this.vars.set(lower, { key, value, expiresAt: 0, view: undefined });
+    } else {
+      const created: StoredVar = { key, value, expiresAt: 0, view: undefined };
+      this.vars.set(lower, created);
+      const index = slot === -2 ? existingNameSlot(lower) : slot;
+      if (index >= 0) this.slots[index] = created;
+    }
     this.snapshot = undefined;
   }
 
   delete(key: string): void {
-    if (this.vars.delete(key.toLowerCase())) this.snapshot = undefined;
+    const lower = key.toLowerCase();
+    if (!this.vars.delete(lower)) return;
+    const slot = existingNameSlot(lower);
+    if (slot >= 0) this.slots[slot] = undefined;
+    this.snapshot = undefined;
   }
 
   /** Deletes every variable whose name matches. */
   deleteMatching(re: RegExp): void {
-    for (const [lower, v] of this.vars) if (re.test(v.key)) this.vars.delete(lower);
+    for (const [lower, v] of this.vars) if (re.test(v.key)) this.delete(lower);
     this.snapshot = undefined;
   }
 
   clear(): void {
     this.vars.clear();
+    this.slots = [];
     this.snapshot = undefined;
   }
 
@@ -66,20 +121,30 @@ export class MutableCollection {
   /** Drops expired variables (called when a persistent record is loaded). */
   purgeExpired(now: number): void {
     if (!this.hasExpiring) return;
-    for (const [lower, v] of this.vars) if (v.expiresAt !== 0 && v.expiresAt <= now) this.vars.delete(lower);
+    for (const [lower, v] of this.vars) if (v.expiresAt !== 0 && v.expiresAt <= now) this.delete(lower);
     this.snapshot = undefined;
   }
 
   byKey(lowerKey: string): readonly VarEntry[] {
     const found = this.vars.get(lowerKey);
-    if (found === undefined) return EMPTY;
-    found.view ??= [new VarEntry(found.key, found.value)];
-    return found.view;
+    return found === undefined ? EMPTY : viewOf(found);
+  }
+
+  /** byKey() by name slot. */
+  byKeySlot(slot: number): readonly VarEntry[] {
+    const found = this.bySlot(slot);
+    return found === undefined ? EMPTY : viewOf(found);
   }
 
   entries(): readonly VarEntry[] {
-    this.snapshot ??= [...this.vars.values()].map((v) => new VarEntry(v.key, v.value));
+    // The entries are the byKey views' own: unchanged variables keep their cached transformations.
+    this.snapshot ??= [...this.vars.values()].map((v) => viewOf(v)[0]);
     return this.snapshot;
+  }
+
+  /** Some variable carries an expiry (expirevar): reads must then pass the time. */
+  get expiring(): boolean {
+    return this.hasExpiring;
   }
 
   get size(): number {

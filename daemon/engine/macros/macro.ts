@@ -3,11 +3,14 @@
 import type { VariableDefinition } from '../variables/definition.js';
 import type { VariableContext } from '../variables/context.js';
 import { variables } from '../variables/index.js';
+import { nameSlot } from '../collections/name-slots.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 interface VariablePart {
   variable: VariableDefinition;
   keyLower: string | undefined;
+  /** `%{tx.name}`, the common case: the name's slot in the TX collection, else -1. */
+  txSlot: number;
 }
 
 type MacroPart = string | VariablePart;
@@ -39,7 +42,8 @@ export class Macro {
       const name = (sep < 0 ? ref : ref.slice(0, sep)).toUpperCase();
       const variable = variables.get(name);
       if (variable === undefined) throw new SecLangError(where, `unknown variable ${name} in macro %{${ref}}`);
-      parts.push({ variable, keyLower: sep < 0 ? undefined : ref.slice(sep + 1).toLowerCase() });
+      const keyLower = sep < 0 ? undefined : ref.slice(sep + 1).toLowerCase();
+      parts.push({ variable, keyLower, txSlot: name === 'TX' && keyLower !== undefined ? nameSlot(keyLower) : -1 });
       last = m.index + m[0].length;
     }
     if (last < text.length) parts.push(text.slice(last));
@@ -53,6 +57,11 @@ export class Macro {
     for (const part of parts) {
       if (typeof part === 'string') {
         out += part;
+        continue;
+      }
+      if (part.txSlot >= 0) {
+        const value = ctx.tx.getBySlot(part.txSlot);
+        if (value !== undefined) out += value;
         continue;
       }
       const { variable, keyLower } = part;

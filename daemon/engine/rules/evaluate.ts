@@ -17,6 +17,7 @@ const NONE: readonly VarEntry[] = [];
 /** The values `target` selects, before any exclusion. */
 function select(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
   const v = target.variable;
+  if (target.nameSlot! >= 0) return v.collectionOf!(tx)?.byKeySlot(target.nameSlot!) ?? NONE;
   if (target.keyLower !== undefined) {
     const key = target.keyLower;
     return v.byKey !== undefined ? v.byKey(tx, key) : v.entries(tx).filter((e) => e.key.toLowerCase() === key);
@@ -100,7 +101,12 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e];
       let hit: string | undefined;
-      if (multi) hit = multiMatchHit(tx, rule, entry);
+      if (multi) {
+        const cell = entry.leader;
+        if (missBit >= 0 && cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0) continue;
+        hit = multiMatchHit(tx, rule, entry);
+        if (hit === undefined && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+      }
       else {
         const cell = entry.leader;
         let value: string | undefined;

@@ -4,8 +4,9 @@
 // the rule's operator returned false on it; later entries skip the call.
 //
 // Sound because a rule's transformed value depends on the value alone, and operators have no
-// side effects when they return false (CONTRACT.md). Rules whose operator reads macros (the
-// answer may change as TX does) and multiMatch rules (several inputs per value) get no bit.
+// side effects when they return false (CONTRACT.md); for a multiMatch rule the bit means that
+// none of its inputs (the value and each transformation that changed it) matched. Rules whose
+// operator reads macros (the answer may change as TX does) get no bit.
 import type { Rule } from './rule.js';
 
 /** Gives each rule that may remember misses a bit (`missBit`); returns the words a bit set needs. */
@@ -13,7 +14,7 @@ export function assignMissBits(rules: readonly Rule[]): number {
   let bits = 0;
   for (const rule of rules) {
     const op = rule.operator;
-    rule.missBit = op !== undefined && !rule.multiMatch && !op.param.includes('%{') ? bits++ : -1;
+    rule.missBit = op !== undefined && !op.param.includes('%{') ? bits++ : -1;
   }
   return (bits + 31) >> 5;
 }

@@ -5,10 +5,13 @@
 //   data) gets a slot: equal targets (same variable, selector and exclusion group) across all
 //   rules share one, and the transaction selects and filters a slot's entries once per phase.
 //   CRS's ~200 rules on `REQUEST_COOKIES|!REQUEST_COOKIES:/__utm/|...|ARGS` then cost one array
-//   read per target.
+//   read per target;
+// - a target naming one variable of a writable collection (`TX:EXECUTING_PARANOIA_LEVEL`) gets
+//   the name's slot, so it is read without a lookup by string.
 // Targets may be shared between rules (SecRuleUpdateTarget* pushes one parsed target into many),
 // so every rule gets its own copies, all built with the same fields in the same order.
 import type { Rule } from './rule.js';
+import { nameSlot } from '../collections/name-slots.js';
 import type { CompiledTarget, ExclusionGroup, KeySelector, TargetExclusion } from '../variables/targets.js';
 
 function selectorKey(s: KeySelector): string {
@@ -62,6 +65,7 @@ export function finishTargets(rules: readonly Rule[]): FinishedTargets {
         expression: t.expression,
         excluded,
         slot,
+        nameSlot: t.variable.collectionOf !== undefined && t.keyLower !== undefined ? nameSlot(t.keyLower) : -1,
       };
     });
   }

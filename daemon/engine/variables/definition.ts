@@ -1,6 +1,7 @@
 // A SecLang variable: where its values come from in a transaction. Collections accept
 // `NAME:key` and `NAME:/regex/` selectors; scalars produce one value named after themselves.
 import { VarEntry } from '../collections/keyed-list.js';
+import type { MutableCollection } from '../collections/mutable-collection.js';
 import type { VariableContext } from './context.js';
 
 export interface VariableDefinition {
@@ -15,6 +16,8 @@ export interface VariableDefinition {
   /** Its values cannot change while a phase runs (request, body and response data, the
    *  transaction's id and start time): the transaction keeps them per phase. */
   readonly stable?: boolean;
+  /** TX, IP, GEO, ...: the writable collection behind the variable, for reads by name slot. */
+  collectionOf?(ctx: VariableContext): MutableCollection | undefined;
   /** XML: the selector is an XPath expression passed through as written. */
   readonly selectorIsExpression?: boolean;
   byExpression?(ctx: VariableContext, expression: string): readonly VarEntry[];
@@ -63,4 +66,9 @@ export function keyed(
 /** The same variable, marked as only changing between phases (see `stable`). */
 export function stable(variable: VariableDefinition): VariableDefinition {
   return { ...variable, stable: true };
+}
+
+/** A variable backed by a writable collection (TX, IP, GEO, ...): keyed, and readable by slot. */
+export function mutable(name: string, collectionOf: (ctx: VariableContext) => MutableCollection | undefined): VariableDefinition {
+  return { ...keyed(name, collectionOf), collectionOf };
 }

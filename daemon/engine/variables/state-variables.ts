@@ -1,5 +1,5 @@
 // Variables of the transaction's own state: collections, matches, time, identifiers.
-import { keyed, scalar, stable, type VariableDefinition } from './definition.js';
+import { keyed, mutable, scalar, stable, type VariableDefinition } from './definition.js';
 import { VarEntry } from '../collections/keyed-list.js';
 import type { VariableContext } from './context.js';
 
@@ -8,7 +8,7 @@ function pad(n: number): string {
 }
 
 function persistent(name: string): VariableDefinition {
-  return keyed(name, (c) => c.persistent(name));
+  return mutable(name, (c) => c.persistent(name));
 }
 
 function ruleEntries(c: VariableContext) {
@@ -24,14 +24,14 @@ function ruleEntries(c: VariableContext) {
 }
 
 export const stateVariables: VariableDefinition[] = [
-  keyed('TX', (c) => c.tx),
+  mutable('TX', (c) => c.tx),
   persistent('IP'),
   persistent('GLOBAL'),
   persistent('SESSION'),
   persistent('USER'),
   persistent('RESOURCE'),
-  keyed('GEO', (c) => c.geo),
-  keyed('ENV', (c) => c.env),
+  mutable('GEO', (c) => c.geo),
+  mutable('ENV', (c) => c.env),
   {
     name: 'RULE',
     collection: true,

@@ -26,6 +26,9 @@ export interface CompiledTarget extends KeySelector {
   /** For a variable whose values only change between phases: the slot its entries (after
    *  `excluded`) are kept in for the phase; -1 otherwise. Set when the rule set is finished. */
   readonly slot?: number;
+  /** For `TX:name` (any writable collection with a plain key): the name's slot
+   *  (collections/name-slots.ts); -1 otherwise. Set when the rule set is finished. */
+  readonly nameSlot?: number;
 }
 
 /** Equal exclusions of a variable (same selectors) across rules, numbered for per-transaction caches. */

@@ -46,14 +46,19 @@ SecRule ARGS "!@counted b" "id:3,phase:1,pass,log"` }], { registries });
     expect(calls.length).toBe(3 + (7 + 2) + (7 + 2));
   });
 
-  it('a macro in the parameter or multiMatch means no remembering', () => {
+  it('a macro in the parameter means no remembering; multiMatch remembers that no input matched', () => {
     const { calls, registries } = counting();
     const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
 SecAction "id:1,phase:1,pass,nolog,setvar:tx.needle=zzz"
 SecRule ARGS "@counted %{tx.needle}" "id:2,phase:1,pass,log"
-SecRule ARGS "@counted zzz" "id:3,phase:1,pass,log,t:lowercase,multiMatch"` }], { registries });
-    w.newTransaction(request(`/?${QUERY}`)).processRequest();
-    expect(calls.length).toBe(20 + 20);
+SecRule ARGS "@counted zzz" "id:3,phase:1,pass,log,t:lowercase,multiMatch"
+SecRule ARGS "@counted b" "id:4,phase:1,pass,log,t:urlDecode,multiMatch"` }], { registries });
+    const tx = w.newTransaction(request(`/?${QUERY.replaceAll('=c', '=%2562')}`));
+    tx.processRequest();
+    // Rule 2: every entry. Rule 3: a, b and %62 once each (lowercase changes none of them).
+    // Rule 4: a once; b matches on all 7; %62 misses raw, matches decoded (b) on all 6.
+    expect(calls.length).toBe(20 + 3 + (1 + 7 + 6 * 2));
+    expect(tx.matches.filter((m) => m.id === 4)).toHaveLength(13);
   });
 
   it('captures are set on every match', () => {
