@@ -129,6 +129,11 @@ export class RuleSetBuilder {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
+    for (const rule of this.rules) {
+      rule.evaluate = rule.operator?.evaluate;
+      rule.negated = rule.operator?.negated ?? false;
+      rule.stepId = rule.transform?.id ?? -1;
+    }
     const phases: Rule[][] = [[], [], [], [], [], []];
     const byId = new Map<number, Rule>();
     const orderById = new Map<string, number>();

@@ -70,15 +70,14 @@ function multiMatchHit(tx: Transaction, rule: Rule, entry: VarEntry): string | u
 
 /** Evaluates one rule (not its chain); returns whether it matched at least once. */
 function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
-  const operator = rule.operator;
-  if (operator === undefined) {
+  const evaluate = rule.evaluate;
+  if (evaluate === undefined) {
     tx.onMatch(rule, starter, '', '');
     return true;
   }
-  const evaluate = operator.evaluate;
-  const negated = operator.negated;
+  const negated = rule.negated;
   const step = rule.transform;
-  const stepId = step === undefined ? -1 : step.id;
+  const stepId = rule.stepId;
   const missBit = rule.missBit;
   const missWord = missBit >> 5;
   const missMask = 1 << (missBit & 31);

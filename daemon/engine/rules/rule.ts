@@ -39,6 +39,12 @@ export class Rule {
   /** `!VAR:sel` exclusions as written; finish() hands each target its variable's group. */
   exclusions: TargetExclusion[] = [];
   operator: CompiledOperator | undefined;
+  /** Copies of `operator.evaluate`, `operator.negated` and `transform.id` made when the rule set
+   *  is finished, so the evaluator reads them from the rule it already holds (one object less to
+   *  fetch from memory per rule and request). */
+  evaluate: OperatorEvaluate | undefined;
+  negated = false;
+  stepId = -1;
   /** The transformation chain's last step; undefined = none. */
   transform: TransformStep | undefined;
   /** `t:none` was written: the default action's transformations do not apply. */
