@@ -14,7 +14,7 @@ function nextUniqueId(): string {
 import type { Rule } from './rules/rule.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { RuleMatch, Interruption } from './rules/match.js';
-import { byteClassesOf, type TransformStep } from './rules/transform-chain.js';
+import { transformedValue, type TransformStep } from './rules/transform-chain.js';
 import { evaluatePhase, effectiveDisruptive } from './rules/evaluate.js';
 import type { ActionContext, TransactionSettings } from './actions/context.js';
 import { SEVERITY_NAMES } from './actions/severity.js';
@@ -82,6 +82,9 @@ export class Transaction implements ActionContext {
   readonly scalarCache = new Map<string, VarEntry[]>();
   /** Entries per target slot (rules/target-slots.ts) for the phase being run. */
   readonly slotEntries: Array<readonly VarEntry[] | undefined>;
+  /** Per target slot: the distinct values (leaders) of its entries when some repeat, else null;
+   *  undefined until asked for (rules/distinct-values.ts). */
+  readonly slotDistinct: Array<readonly VarEntry[] | null | undefined>;
   private slotPhase = 0;
   private readonly exclusionSources: Array<readonly VarEntry[] | undefined>;
   private readonly exclusionResults: Array<readonly VarEntry[]>;
@@ -105,6 +108,7 @@ export class Transaction implements ActionContext {
       auditLogParts: engine.auditLogParts,
     };
     this.slotEntries = new Array(host.ruleSet.targetSlots);
+    this.slotDistinct = new Array(host.ruleSet.targetSlots);
     this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
     this.exclusionResults = new Array(host.ruleSet.exclusionGroups);
     const tx = this.tx;
@@ -128,6 +132,7 @@ export class Transaction implements ActionContext {
     if (phase !== this.slotPhase) {
       // Request, body and response data only change between phases.
       this.slotEntries.fill(undefined);
+      this.slotDistinct.fill(undefined);
       this.slotPhase = phase;
     }
     this.phase = phase;
@@ -194,23 +199,7 @@ export class Transaction implements ActionContext {
 
   /** `entry.value` after `step` (and its parents), cached on the entry's leader by step. */
   transform(entry: VarEntry, step: TransformStep): string {
-    const cell = entry.leader;
-    let results = cell.transformed;
-    if (results === undefined) {
-      results = [];
-      cell.transformed = results;
-    }
-    let result = results[step.id];
-    if (result !== undefined) return result;
-    const parent = step.parent;
-    const input = parent === undefined ? cell.value : this.transform(cell, parent);
-    if (input !== cell.value) result = step.fn(input);
-    // The chain so far left the value as it was: the step alone gives the answer, once per value.
-    else if (parent !== undefined) result = this.transform(cell, step.alone);
-    else if (step.triggerBit !== 0 && (this.byteClasses(cell) & step.triggerBit) === 0) result = input;
-    else result = step.fn(input);
-    results[step.id] = result;
-    return result;
+    return transformedValue(entry.leader, step, this.host.ruleSet.byteClasses);
   }
 
   /** Notes on a shared value that a rule's operator returned false on it (rules/miss-bits.ts). */
@@ -219,14 +208,7 @@ export class Transaction implements ActionContext {
     cell.misses[word] |= mask;
   }
 
-  private byteClasses(entry: VarEntry): number {
-    let classes = entry.byteClasses;
-    if (classes === -1) {
-      classes = byteClassesOf(entry.value, this.host.ruleSet.byteClasses);
-      entry.byteClasses = classes;
-    }
-    return classes;
-  }
+
 
   isRemoved(rule: Rule): boolean {
     for (const predicate of this.removedRules) if (predicate(rule)) return true;

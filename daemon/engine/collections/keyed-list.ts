@@ -19,6 +19,8 @@ export class VarEntry {
   /** One bit per rule (Rule.missIndex): its operator returned false on this value after the
    *  rule's transformations, in this transaction. Only on shared leaders. */
   misses: Int32Array | undefined = undefined;
+  /** Scratch mark for one pass over a list (rules/distinct-values.ts). */
+  mark = 0;
 
   constructor(
     /** The name as sent ('' for a scalar variable). */
@@ -32,7 +34,7 @@ export class VarEntry {
 }
 
 /** Lists this long look for repeated values (a Map per list does not pay on a handful). */
-const SHARE_FROM = 16;
+export const SHARE_FROM = 16;
 
 /** Entries for `pairs`; in long lists, equal values share one leader. */
 function entriesOf(pairs: ReadonlyArray<readonly [string, string]>): VarEntry[] {

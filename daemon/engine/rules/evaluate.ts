@@ -8,8 +8,10 @@
 // step, the operator), so per value it is one cached transformation lookup and one call.
 import type { Rule, Disruptive } from './rule.js';
 import { withoutSelected, type CompiledTarget } from '../variables/targets.js';
-import { VarEntry } from '../collections/keyed-list.js';
+import { VarEntry, SHARE_FROM } from '../collections/keyed-list.js';
 import type { Transaction } from '../transaction.js';
+import type { OperatorRuntime } from '../operators/types.js';
+import { distinctValues } from './distinct-values.js';
 
 const PASS: Disruptive = { kind: 'pass' };
 const NONE: readonly VarEntry[] = [];
@@ -68,6 +70,28 @@ function multiMatchHit(tx: Transaction, rule: Rule, entry: VarEntry): string | u
   return undefined;
 }
 
+/** The rule's transformed value of a leader entry. */
+function transformedValue(tx: Transaction, rule: Rule, cell: VarEntry): string {
+  const step = rule.transform;
+  if (step === undefined) return cell.value;
+  const results = cell.transformed;
+  return (results === undefined ? undefined : results[rule.stepId]) ?? tx.transform(cell, step);
+}
+
+/** Tries each distinct value once (see distinct-values.ts); misses are remembered on the leaders. */
+function anyDistinctMatches(tx: Transaction, rule: Rule, leaders: readonly VarEntry[], runtime: OperatorRuntime): boolean {
+  const evaluate = rule.evaluate!;
+  const word = rule.missBit >> 5;
+  const mask = 1 << (rule.missBit & 31);
+  for (let i = 0; i < leaders.length; i++) {
+    const cell = leaders[i];
+    if (cell.misses !== undefined && (cell.misses[word] & mask) !== 0) continue;
+    if (evaluate(transformedValue(tx, rule, cell), runtime)) return true;
+    tx.rememberMiss(cell, word, mask);
+  }
+  return false;
+}
+
 /** Evaluates one rule (not its chain); returns whether it matched at least once. */
 function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
   const evaluate = rule.evaluate;
@@ -97,6 +121,10 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       }
       continue;
     }
+    if (missBit >= 0 && !negated && !multi && entries.length >= SHARE_FROM && !tx.removesTargets) {
+      const leaders = distinctValues(tx, target, entries);
+      if (leaders !== null && !anyDistinctMatches(tx, rule, leaders, runtime)) continue;
+    }
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e];
       let hit: string | undefined;
@@ -108,6 +136,8 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       }
       else {
         const cell = entry.leader;
+        const knownMiss = missBit >= 0 && cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0;
+        if (knownMiss && !negated) continue;
         let value: string | undefined;
         if (step === undefined) value = cell.value;
         else {
@@ -116,12 +146,10 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
           value = results === undefined ? undefined : results[stepId];
           if (value === undefined) value = tx.transform(cell, step);
         }
-        let result: boolean;
-        if (missBit < 0) result = evaluate(value, runtime);
-        else if (cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0) result = false;
-        else {
+        let result = false;
+        if (!knownMiss) {
           result = evaluate(value, runtime);
-          if (!result && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+          if (!result && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
         }
         if (result !== negated) hit = value;
       }

@@ -11,6 +11,7 @@
 // cached once per value however many chains end in it.
 import type { Transformation } from '../transformations/types.js';
 import { triggerBytes } from '../transformations/trigger-bytes.js';
+import type { VarEntry } from '../collections/keyed-list.js';
 
 export interface TransformStep {
   readonly id: number;
@@ -74,6 +75,32 @@ export class TransformTrie {
     }
     return bit;
   }
+}
+
+/** `cell.value` after `step` (and its parents), cached on the cell by step id. `cell` is a list
+ *  entry's leader: entries with equal values share it (collections/keyed-list.ts). */
+export function transformedValue(cell: VarEntry, step: TransformStep, byteClasses: Int32Array): string {
+  let results = cell.transformed;
+  if (results === undefined) {
+    results = [];
+    cell.transformed = results;
+  }
+  let result = results[step.id];
+  if (result !== undefined) return result;
+  const parent = step.parent;
+  const input = parent === undefined ? cell.value : transformedValue(cell, parent, byteClasses);
+  if (input !== cell.value) result = step.fn(input);
+  // The chain so far left the value as it was: the step alone gives the answer, once per value.
+  else if (parent !== undefined) result = transformedValue(cell, step.alone, byteClasses);
+  else if (step.triggerBit !== 0 && (classesOf(cell, byteClasses) & step.triggerBit) === 0) result = input;
+  else result = step.fn(input);
+  results[step.id] = result;
+  return result;
+}
+
+function classesOf(cell: VarEntry, table: Int32Array): number {
+  if (cell.byteClasses === -1) cell.byteClasses = byteClassesOf(cell.value, table);
+  return cell.byteClasses;
 }
 
 /** Every trigger bit: what a char outside the byte range is taken to need. */

@@ -41,9 +41,11 @@ SecRule ARGS "!@counted b" "id:3,phase:1,pass,log"` }], { registries });
     expect(tx.matches.filter((m) => m.id === 3).map((m) => m.matchedVarName)).toEqual(
       Array.from({ length: 20 }, (_, i) => i).filter((i) => i % 3 !== 1).map((i) => `ARGS:p${i}`),
     );
-    // Rule 1: 3 distinct values. Rule 2: the 7 a's match every time, b and c once each.
-    // Rule 3: b matches (7 calls), a and c miss once each.
-    expect(calls.length).toBe(3 + (7 + 2) + (7 + 2));
+    // Rule 1: the 3 distinct values once (rules/distinct-values.ts), no walk over the entries.
+    // Rule 2: a matches on the first distinct try; then the walk: the 7 a's match every time,
+    // b and c miss once each. Rule 3 (negated, no distinct step): b matches (7 calls), a and c
+    // miss once each.
+    expect(calls.length).toBe(3 + (1 + 7 + 2) + (7 + 2));
   });
 
   it('a macro in the parameter means no remembering; multiMatch remembers that no input matched', () => {
@@ -75,5 +77,22 @@ SecRule ARGS "@counted a" "id:1,phase:1,pass,nolog,capture,setvar:tx.seen=%{tx.s
     const w = Waf.load([{ text: `SecRuleEngine DetectionOnly\nSecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"` }], { registries });
     w.newTransaction(request('/?a=x&b=x&c=x')).processRequest();
     expect(calls).toEqual(['x', 'x', 'x']);
+  });
+
+  it('distinct values first: matches still come per entry, in order, with their captures', () => {
+    const { calls, registries } = counting();
+    const values = Array.from({ length: 24 }, (_, i) => (i === 9 || i === 17 ? `x${i % 2}` : 'abc'[i % 3]));
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule ARGS "@counted x" "id:1,phase:1,pass,log,capture,setvar:tx.order=%{tx.order}%{tx.0},"
+SecRule ARGS_NAMES|ARGS "@counted q" "id:2,phase:1,pass,log"` }], { registries });
+    const tx = w.newTransaction(request(`/?${values.map((v, i) => `p${i}=${v}`).join('&')}`));
+    tx.processRequest();
+    expect(tx.matches.filter((m) => m.id === 1).map((m) => m.matchedVarName)).toEqual(['ARGS:p9', 'ARGS:p17']);
+    expect(tx.tx.get('order')).toBe('x1x1');
+    expect(tx.matches.filter((m) => m.id === 2)).toHaveLength(0);
+    // Rule 1: distinct a, b, c miss, x1 matches (4 calls); the walk skips the known misses and
+    // evaluates p9 and p17 (2). Rule 2: 24 names, none repeated (24); ARGS: the 4 distinct
+    // values miss, so no walk (4).
+    expect(calls.length).toBe(4 + 2 + 24 + 4);
   });
 });
