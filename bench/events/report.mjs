@@ -12,6 +12,8 @@ const read = (name) => { try { return JSON.parse(fs.readFileSync(path.join(dir, 
 const S = { load: read('sqlite-load'), query: read('sqlite-query'), open: read('sqlite-open'), insert: read('sqlite-insert') };
 const O = { load: read('ours-load'), disk: read('ours-disk'), query: read('ours-query'), open: read('ours-open'), insert: read('ours-insert') };
 const J = read('jsonl-baseline');
+// The same phases with an earlier build of the store (run.mjs --before), when present.
+const B = { query: read('before-query'), open: read('before-open'), insert: read('before-insert') };
 const out = [];
 const p = (s = '') => out.push(s);
 const f = (x, d = 2) => (x === undefined || x === null || Number.isNaN(x) ? '–' : Number(x) >= 100 ? Math.round(x).toLocaleString('en-US') : Number(x).toFixed(d));
@@ -93,6 +95,50 @@ if (S.open && O.open) {
   for (const m of ['cold', 'warm']) {
     const s = S.open.median[m], o = O.open.median[m];
     p(`| ${m} | ${f(s.since_process_start_ms)} | ${f(o.since_process_start_ms)} | ${f(s.open_ms)} | ${f(o.open_ms)} | ${f(s.first_waf_page_ms)} / ${f(o.first_waf_page_ms)} | ${f(s.first_rollup_90d_ms)} / ${f(o.first_rollup_90d_ms)} | ${f(s.then_ip_page_ms)} / ${f(o.then_ip_page_ms)} | ${f(s.then_uri_like_page_ms)} / ${f(o.then_uri_like_page_ms)} | ${f(s.rss_mb, 1)} / ${f(o.rss_mb, 1)} | ${mark(o.since_process_start_ms <= 2000)} |`);
+  }
+}
+
+if (B.insert && O.insert) {
+  p();
+  p(`## Before / after: durable append, the earlier build (${B.insert.store_dist ?? '?'}) and this one in the same run`);
+  p();
+  p('| DB | kind | batch | writers | SQLite rows/s | before rows/s | after rows/s | after / before | after / SQLite | SQLite CPU µs/row | before CPU µs/row | after CPU µs/row | before / after CPU | foreign % before / after |');
+  p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const target of ['full', 'empty']) for (const kind of ['waf', 'access']) for (const batch of [100, 1000]) for (const writers of [1, 8]) {
+    const find = (R) => R.insert.summary.find((r) => r.target === target && r.kind === kind && r.batch === batch && r.writers === writers);
+    const b = find(B), a = find(O);
+    const s = S.insert?.summary.find((r) => r.target === target && r.kind === kind && r.batch === batch && r.sync === 'FULL' && r.extra === 'none');
+    if (!a || !b) continue;
+    const fr = (r) => (r.foreign_cpu_pct.length ? `${Math.min(...r.foreign_cpu_pct)}–${Math.max(...r.foreign_cpu_pct)}` : '–');
+    p(`| ${target} | ${kind} | ${batch} | ${writers} | ${f(s?.rows_per_s_median)} | ${f(b.rows_per_s_median)} | ${f(a.rows_per_s_median)} | ${ratio(a.rows_per_s_median, b.rows_per_s_median)} | ${ratio(a.rows_per_s_median, s?.rows_per_s_median)} | ${f(s?.cpu_us_per_row_median)} | ${f(b.cpu_us_per_row_median)} | ${f(a.cpu_us_per_row_median)} | ${ratio(b.cpu_us_per_row_median, a.cpu_us_per_row_median)} | ${fr(b)} / ${fr(a)} |`);
+  }
+}
+
+if (B.query && O.query) {
+  p();
+  p('## Before / after: /waf-logs page 1 + exact total (ms), same run');
+  p();
+  p('| filter | before wall p50 / p99 | after wall p50 / p99 | before CPU p50 / p99 | after CPU p50 / p99 | foreign % before / after |');
+  p('|---|---:|---:|---:|---:|---:|');
+  const pick = (q, name, k, stat) => med(q.rounds.map((r) => r.waf[name]?.[k]?.[stat]));
+  for (const name of ['none', 'ip', 'rule', 'group', 'uri', 'cidr', 'cidr_wide']) {
+    const b = (k, st) => pick(B.query, name, k, st);
+    const a = (k, st) => pick(O.query, name, k, st);
+    p(`| ${name} | ${f(b('page1_plus_total', 'p50'), 3)} / ${f(b('page1_plus_total', 'p99'))} | ${f(a('page1_plus_total', 'p50'), 3)} / ${f(a('page1_plus_total', 'p99'))} | ${f(b('page1_plus_total_cpu', 'p50'), 3)} / ${f(b('page1_plus_total_cpu', 'p99'))} | ${f(a('page1_plus_total_cpu', 'p50'), 3)} / ${f(a('page1_plus_total_cpu', 'p99'))} | ${foreign(B.query.rounds.map((r) => r.waf[name]?.cpu))} / ${foreign(O.query.rounds.map((r) => r.waf[name]?.cpu))} |`);
+  }
+  p();
+  p(`Resident memory after all queries: before ${f(B.query.rss_mb_after_queries, 1)} MB (peak ${f(B.query.max_rss_mb, 1)}), after ${f(O.query.rss_mb_after_queries, 1)} MB (peak ${f(O.query.max_rss_mb, 1)}).`);
+}
+
+if (B.open && O.open) {
+  p();
+  p('## Before / after: start to first answers (ms, median of 5), same run');
+  p();
+  p('| cache | before | after | before open | after open | process CPU ms before / after | RSS MB before / after |');
+  p('|---|---:|---:|---:|---:|---:|---:|');
+  for (const m of ['cold', 'warm']) {
+    const b = B.open.median[m], a = O.open.median[m];
+    p(`| ${m} | ${f(b.since_process_start_ms)} | ${f(a.since_process_start_ms)} | ${f(b.open_ms)} | ${f(a.open_ms)} | ${f(b.process_cpu_ms)} / ${f(a.process_cpu_ms)} | ${f(b.rss_mb, 1)} / ${f(a.rss_mb, 1)} |`);
   }
 }
 

@@ -222,6 +222,8 @@ async function openProbe() {
   console.log(JSON.stringify({
     open_ms: tOpen - t0, first_waf_page_ms: tWaf - tOpen, first_rollup_90d_ms: tAn - tWaf, then_ip_page_ms: tIp - tAn, then_uri_like_page_ms: tUri - tIp,
     since_process_start_ms: tAn - t0 + startMs, rows: first.logs.length, total: first.pagination.total, hours: an.hourly_data.length, rss_mb: rssMb(),
+    // CPU of the whole process so far (start, open, the four queries): what foreign load cannot inflate.
+    process_cpu_ms: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
   }));
   process.exit(0); // no close: a probe must not rewrite the snapshot
 }
@@ -242,7 +244,7 @@ async function openPhase() {
   }
   const med = (xs, k) => +median(xs.map((x) => x[k])).toFixed(2);
   out.median = Object.fromEntries(['cold', 'warm'].map((m) => [m, Object.fromEntries(
-    ['open_ms', 'first_waf_page_ms', 'first_rollup_90d_ms', 'then_ip_page_ms', 'then_uri_like_page_ms', 'since_process_start_ms', 'wall_spawn_to_exit_ms', 'rss_mb'].map((k) => [k, med(out[m], k)]))]));
+    ['open_ms', 'first_waf_page_ms', 'first_rollup_90d_ms', 'then_ip_page_ms', 'then_uri_like_page_ms', 'since_process_start_ms', 'process_cpu_ms', 'wall_spawn_to_exit_ms', 'rss_mb'].map((k) => [k, med(out[m], k)]))]));
   log(JSON.stringify(out.median));
   writeResult('open', out);
 }
