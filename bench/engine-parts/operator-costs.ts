@@ -36,9 +36,10 @@ SecRequestBodyAccess On
 SecRule REQUEST_HEADERS:Content-Type "^application/json" "id:200001,phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"`;
 const waf = loadCrs({ registries: { ...defaultRegistries, operators: recorded }, rulesDir: '/usr/share/modsecurity-crs/rules', setupFile: '/etc/modsecurity/crs/crs-setup.conf', before: [{ text: BASE }], paranoiaLevel: pl });
 
-// Replays need a runtime; macros expand to nothing, captures are dropped (operators with macro
+// Replays need a runtime, a fresh one per pass (one pass = one transaction, so per-transaction
+// memos start empty); macros expand to nothing, captures are dropped (operators with macro
 // parameters therefore do a little less work than in the engine).
-const runtime: OperatorRuntime = { capturing: false, expandMacros: (t) => t.replace(/%\{[^}]*\}/g, ''), setCapture() {}, unsetCapture() {}, setGeo() {} };
+const newRuntime = (): OperatorRuntime => ({ capturing: false, expandMacros: (t) => t.replace(/%\{[^}]*\}/g, ''), setCapture() {}, unsetCapture() {}, setGeo() {} });
 const cpu = () => { const c = process.cpuUsage(); return c.user + c.system; };
 
 function replay(calls: Call[]): number {
@@ -46,7 +47,10 @@ function replay(calls: Call[]): number {
   const reps = Math.max(3, Math.ceil(20_000 / calls.length));
   for (let round = 0; round < 5; round++) {
     const t0 = cpu();
-    for (let r = 0; r < reps; r++) for (const c of calls) c.evaluate(c.input, runtime);
+    for (let r = 0; r < reps; r++) {
+      const runtime = newRuntime();
+      for (const c of calls) c.evaluate(c.input, runtime);
+    }
     best = Math.min(best, (cpu() - t0) / reps);
   }
   return best; // us for one pass over the calls

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operators } from '../../../../daemon/engine/operators/index.js';
 import { fakeRuntime } from './fake-runtime.js';
+import { memoPerTransaction } from '../../../../daemon/engine/operators/transaction-memo.js';
 
 const ctx = { file: 'test.conf', line: 1, ruleDir: join(dirname(fileURLToPath(import.meta.url)), 'fixtures') };
 const compile = (name: string, param: string) => operators.get(name)!(param, ctx);
@@ -157,6 +158,35 @@ describe('@detectSQLi', () => {
     expect(compile('detectsqli', '')("1' OR '1'='1", rt)).toBe(true);
     expect(rt.captures.get(0)).toMatch(/^[a-zA-Z0-9&()\-,;.:=!|^~{}[\]`*]+$/);
     expect(compile('detectsqli', '')('hello world', fakeRuntime())).toBe(false);
+  });
+
+  it('answers a repeated value from the transaction memo, capture included', () => {
+    const op = compile('detectsqli', '');
+    const rt = fakeRuntime({ capturing: true });
+    expect(op("1' OR '1'='1", rt)).toBe(true);
+    const fingerprint = rt.captures.get(0);
+    rt.captures.clear();
+    expect(op("1' OR '1'='1", rt)).toBe(true);
+    expect(rt.captures.get(0)).toBe(fingerprint);
+    expect(op('hello world', rt)).toBe(false);
+    expect(op('hello world', fakeRuntime())).toBe(false);
+  });
+});
+
+describe('memoPerTransaction', () => {
+  it('computes once per distinct value and scope, and starts over past its bound', () => {
+    const seen: string[] = [];
+    const memo = memoPerTransaction((input: string) => {
+      seen.push(input);
+      return input.length;
+    });
+    const tx1 = {}, tx2 = {};
+    expect([memo('abc', tx1), memo('abc', tx1), memo('de', tx1), memo('de', tx1), memo('abc', tx2), memo('abc', tx2)]).toEqual([3, 3, 2, 2, 3, 3]);
+    expect(seen).toEqual(['abc', 'de', 'abc']); // another transaction starts its own memo
+    for (let i = 0; i < 5000; i++) memo(`v${i}`, tx1);
+    seen.length = 0;
+    memo('v0', tx1);
+    expect(seen).toEqual(['v0']); // the memo started over after 4,096 entries
   });
 });
 
