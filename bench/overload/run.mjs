@@ -10,7 +10,7 @@
 // edge), so memory and API latency can be put side by side.
 //
 //   npm run build && node bench/overload/run.mjs [--scenario cpu|slow-origin] [--seconds 10] [--factor 2] [--compare] [--flags="--edge-max-in-flight 256"]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -26,7 +26,12 @@ const { values: args } = parseArgs({ options: {
   compare: { type: 'boolean', default: false }, flags: { type: 'string', default: '' },
   crs: { type: 'string', default: '/usr/share/modsecurity-crs' }, capacity: { type: 'string' },
   scenario: { type: 'string', default: 'cpu' },
+  pin: { type: 'boolean', default: false },
 } });
+// --pin (taskset): the daemon on CPU 0, the origin and this load generator on CPU 1, so the flood does
+// not take the daemon's CPU away (on 2 cores the generator needs about one core at 2x).
+const pinned = (cpu, cmd, argv) => (args.pin ? ['taskset', ['-c', String(cpu), cmd, ...argv]] : [cmd, argv]);
+if (args.pin) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
 // cpu: benign GETs, a fast origin: the worker runs out of CPU (the WAF engine).
 // slow-origin: an origin that takes 1 s per request: the origin pool (64 connections) is the bottleneck
 // (capacity 64 req/s whatever the CPU), and an unbounded edge queues the excess (memory, latency);
@@ -45,7 +50,7 @@ const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').spl
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function startOrigin() {
-  const child = spawn(process.execPath, [join(REPO, 'bench/overload/origin.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORIGIN_DELAY_MS: SLOW ? '1000' : '0' } });
+  const child = spawn(...pinned(1, process.execPath, [join(REPO, 'bench/overload/origin.mjs')]), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORIGIN_DELAY_MS: SLOW ? '1000' : '0' } });
   const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   return { child, port };
 }
@@ -55,7 +60,7 @@ async function startDaemon(originPort, extraFlags) {
   const home = mkdtempSync(join(tmpdir(), 'wafctl-overload-home-'));
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WAFCTL_DATA_DIR: dataDir };
   const argv = ['--data-dir', dataDir, '--workers', '1', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--crs-dir', args.crs, ...extraFlags];
-  const child = spawn(process.execPath, [join(REPO, 'dist/daemon/main.js'), ...argv], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = spawn(...pinned(0, process.execPath, [join(REPO, 'dist/daemon/main.js'), ...argv]), { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const status = await new Promise((resolve, reject) => {
     child.once('message', (m) => (m.type === 'ready' ? resolve(m.status) : reject(new Error(m.message))));
     child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
@@ -144,7 +149,7 @@ async function flood(daemon, rate, label) {
 async function main() {
   const load1 = loadavg()[0];
   const origin = await startOrigin();
-  const results = { date: new Date().toISOString(), scenario: args.scenario, seconds: SECONDS, factor: FACTOR, loadavgAtStart: load1, flags: args.flags, runs: [] };
+  const results = { date: new Date().toISOString(), scenario: args.scenario, pinned: args.pin, seconds: SECONDS, factor: FACTOR, loadavgAtStart: load1, flags: args.flags, runs: [] };
   let daemon = await startDaemon(origin.port, args.flags.split(' ').filter(Boolean));
   try {
     await closedLoop({ url: daemon.edgeUrl, host: HOST, path: PATH, connections: 16, seconds: 2 }); // warm-up (JIT, pools)
@@ -175,7 +180,7 @@ async function main() {
 
 function print(r) {
   const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
-  console.log(`overload bench (${r.scenario}) ${r.date}: load average ${f(r.loadavgAtStart, 1)} -> ${f(r.loadavgAtEnd, 1)} on ${'2'} cores shared`);
+  console.log(`overload bench (${r.scenario}${r.pinned ? ', daemon pinned to CPU 0, generator and origin to CPU 1' : ''}) ${r.date}: load average ${f(r.loadavgAtStart, 1)} -> ${f(r.loadavgAtEnd, 1)} on ${'2'} cores shared`);
   console.log(`capacity (closed loop, ${CAPACITY_CONNECTIONS} conns): ${f(r.capacity.servedPerSecond)} req/s, p99 ${f(r.capacity.p99ms, 1)} ms, daemon CPU ${f(r.capacity.daemonCpuMsPerRequest, 3)} ms/request`);
   for (const run of r.runs) {
     console.log(`\n${run.label}: offered ${run.offered} at ${run.offeredRate} req/s (${r.factor}x), not sent (generator cap) ${run.notSent}, generator lag p50 ${f(run.generatorLagP50ms, 1)} ms p99 ${f(run.generatorLagP99ms, 1)} ms`);
