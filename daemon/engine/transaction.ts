@@ -34,6 +34,8 @@ import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 
 
+const NO_MISSES = new Int32Array(0);
+
 const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
 /** What a transaction needs from its WAF. */
@@ -86,6 +88,8 @@ export class Transaction implements ActionContext {
    *  undefined until asked for (rules/distinct-values.ts). */
   readonly slotDistinct: Array<readonly VarEntry[] | null | undefined>;
   private slotPhase = 0;
+  private missTable = NO_MISSES;
+  private missUsed = 0;
   private readonly exclusionSources: Array<readonly VarEntry[] | undefined>;
   private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
@@ -202,10 +206,26 @@ export class Transaction implements ActionContext {
     return transformedValue(entry.leader, step, this.host.ruleSet.byteClasses);
   }
 
-  /** Notes on a shared value that a rule's operator returned false on it (rules/miss-bits.ts). */
+  /** The rule (by its miss bit's word and mask) is known to miss on this value (rules/miss-bits.ts). */
+  knownMiss(cell: VarEntry, word: number, mask: number): boolean {
+    return cell.missRow >= 0 && cell.missOwner === this && (this.missTable[cell.missRow + word] & mask) !== 0;
+  }
+
+  /** Notes that a rule's operator returned false on a value. All values' bits share one table
+   *  per transaction (one allocation, not one per value). */
   rememberMiss(cell: VarEntry, word: number, mask: number): void {
-    cell.misses ??= new Int32Array(this.host.ruleSet.missWords);
-    cell.misses[word] |= mask;
+    if (cell.missRow < 0 || cell.missOwner !== this) {
+      const words = this.host.ruleSet.missWords;
+      if (this.missUsed + words > this.missTable.length) {
+        const grown = new Int32Array(Math.max(64 * words, this.missTable.length * 2));
+        grown.set(this.missTable);
+        this.missTable = grown;
+      }
+      cell.missRow = this.missUsed;
+      cell.missOwner = this;
+      this.missUsed += words;
+    }
+    this.missTable[cell.missRow + word] |= mask;
   }
 
 

@@ -16,9 +16,11 @@ export class VarEntry {
   byteClasses = -1;
   /** Other entries lead to this one: operator misses on it are worth remembering. */
   shared = false;
-  /** One bit per rule (Rule.missIndex): its operator returned false on this value after the
-   *  rule's transformations, in this transaction. Only on shared leaders. */
-  misses: Int32Array | undefined = undefined;
+  /** Where this value's operator-miss bits start in its transaction's table (one bit per rule,
+   *  Rule.missBit: the rule's operator returned false on it), or -1; see Transaction.knownMiss. */
+  missRow = -1;
+  /** The transaction that owns `missRow`. */
+  missOwner: object | undefined = undefined;
   /** Scratch mark for one pass over a list (rules/distinct-values.ts). */
   mark = 0;
 

@@ -85,7 +85,7 @@ function anyDistinctMatches(tx: Transaction, rule: Rule, leaders: readonly VarEn
   const mask = 1 << (rule.missBit & 31);
   for (let i = 0; i < leaders.length; i++) {
     const cell = leaders[i];
-    if (cell.misses !== undefined && (cell.misses[word] & mask) !== 0) continue;
+    if (tx.knownMiss(cell, word, mask)) continue;
     if (evaluate(transformedValue(tx, rule, cell), runtime)) return true;
     tx.rememberMiss(cell, word, mask);
   }
@@ -130,13 +130,13 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       let hit: string | undefined;
       if (multi) {
         const cell = entry.leader;
-        if (missBit >= 0 && cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0) continue;
+        if (missBit >= 0 && tx.knownMiss(cell, missWord, missMask)) continue;
         hit = multiMatchHit(tx, rule, entry);
         if (hit === undefined && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
       }
       else {
         const cell = entry.leader;
-        const knownMiss = missBit >= 0 && cell.misses !== undefined && (cell.misses[missWord] & missMask) !== 0;
+        const knownMiss = missBit >= 0 && tx.knownMiss(cell, missWord, missMask);
         if (knownMiss && !negated) continue;
         let value: string | undefined;
         if (step === undefined) value = cell.value;

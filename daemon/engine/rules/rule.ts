@@ -50,7 +50,7 @@ export class Rule {
   /** `t:none` was written: the default action's transformations do not apply. */
   transformReset = false;
   multiMatch = false;
-  /** This rule's bit in VarEntry.misses, or -1 (rules/miss-bits.ts). */
+  /** This rule's bit in a value's operator-miss bits, or -1 (rules/miss-bits.ts). */
   missBit = -1;
   capture = false;
   msg: Macro | undefined;
