@@ -182,8 +182,14 @@ describe('audit log', () => {
     await expect(s.appendWafEvents([wafEvent({ uri: '/failed' })])).rejects.toThrow();
     await s.appendAccessEntries([accessEntry()]);
     await s.appendWafEvents([wafEvent({ uri: '/4' })]);
+    // One append across two day segments: the segments get their own lines, the audit log all of them in id order.
+    const day = 86_400_000;
+    await s.appendWafEvents([wafEvent({ uri: '/5' }), wafEvent({ uri: '/6-yesterday', timestamp_ms: NOW - day }), wafEvent({ uri: '/7' })]);
     const lines = fs.readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.uri)).toEqual(['/1', '/2', '/3', '/4']);
+    expect(lines.map((l) => l.uri)).toEqual(['/1', '/2', '/3', '/4', '/5', '/6-yesterday', '/7']);
     expect(lines.map((l) => l.id)).toEqual([...lines.map((l) => l.id)].sort((x, y) => x - y));
+    const segments = segmentLines(path.join(dir, 'events'), 'waf');
+    expect(segments.filter((l) => l.uri === '/6-yesterday')).toHaveLength(1);
+    expect(segments.map((l) => l.uri).sort()).toEqual(lines.map((l) => l.uri).sort());
   });
 });
