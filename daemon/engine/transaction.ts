@@ -203,7 +203,7 @@ export class Transaction implements ActionContext {
 
   /** `entry.value` after `step` (and its parents), cached on the entry's leader by step. */
   transform(entry: VarEntry, step: TransformStep): string {
-    return transformedValue(entry.leader, step, this.host.ruleSet.byteClasses);
+    return transformedValue(entry.leader, step, this.host.ruleSet.byteClasses, this.host.ruleSet.transformSteps);
   }
 
   /** The rule (by its miss bit's word and mask) is known to miss on this value (rules/miss-bits.ts). */

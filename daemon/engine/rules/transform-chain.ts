@@ -79,19 +79,20 @@ export class TransformTrie {
 
 /** `cell.value` after `step` (and its parents), cached on the cell by step id. `cell` is a list
  *  entry's leader: entries with equal values share it (collections/keyed-list.ts). */
-export function transformedValue(cell: VarEntry, step: TransformStep, byteClasses: Int32Array): string {
+export function transformedValue(cell: VarEntry, step: TransformStep, byteClasses: Int32Array, steps: number): string {
   let results = cell.transformed;
   if (results === undefined) {
-    results = [];
+    // Sized for every step at once: filling ids in any order never grows (copies) the array.
+    results = new Array(steps);
     cell.transformed = results;
   }
   let result = results[step.id];
   if (result !== undefined) return result;
   const parent = step.parent;
-  const input = parent === undefined ? cell.value : transformedValue(cell, parent, byteClasses);
+  const input = parent === undefined ? cell.value : transformedValue(cell, parent, byteClasses, steps);
   if (input !== cell.value) result = step.fn(input);
   // The chain so far left the value as it was: the step alone gives the answer, once per value.
-  else if (parent !== undefined) result = transformedValue(cell, step.alone, byteClasses);
+  else if (parent !== undefined) result = transformedValue(cell, step.alone, byteClasses, steps);
   else if (step.triggerBit !== 0 && (classesOf(cell, byteClasses) & step.triggerBit) === 0) result = input;
   else result = step.fn(input);
   results[step.id] = result;
