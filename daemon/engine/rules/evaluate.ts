@@ -130,9 +130,11 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       let hit: string | undefined;
       if (multi) {
         const cell = entry.leader;
-        if (missBit >= 0 && tx.knownMiss(cell, missWord, missMask)) continue;
+        // Negated, "no hit" means the operator matched every input: not a miss to remember.
+        const remembers = missBit >= 0 && !negated;
+        if (remembers && tx.knownMiss(cell, missWord, missMask)) continue;
         hit = multiMatchHit(tx, rule, entry);
-        if (hit === undefined && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+        if (hit === undefined && remembers && cell.shared) tx.rememberMiss(cell, missWord, missMask);
       }
       else {
         const cell = entry.leader;

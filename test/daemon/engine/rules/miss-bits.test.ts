@@ -95,4 +95,16 @@ SecRule ARGS_NAMES|ARGS "@counted q" "id:2,phase:1,pass,log"` }], { registries }
     // values miss, so no walk (4).
     expect(calls.length).toBe(4 + 2 + 24 + 4);
   });
+
+  it('a negated multiMatch rule whose operator matches every input is not taken for a miss', () => {
+    const { calls, registries } = counting();
+    const values = Array.from({ length: 18 }, (_, i) => ['v1', 'v2'][i % 2]);
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule ARGS "!@counted v" "id:1,phase:1,pass,nolog,capture,t:lowercase,multiMatch"` }], { registries });
+    const tx = w.newTransaction(request(`/?${values.map((v, i) => `p${i}=${v}`).join('&')}`));
+    tx.processRequest();
+    // Every entry is evaluated (captures follow the entries: the last one is v2).
+    expect(calls).toHaveLength(18);
+    expect(tx.tx.get('0')).toBe('v2');
+  });
 });
