@@ -16,6 +16,8 @@ export class JsonSyntaxError extends Error {}
 export class JsonCancelled extends Error {}
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+/** The literal words and the argument value each gives (null is an empty value), in pairs. */
+const LITERALS = ['true', 'true', 'false', 'false', 'null', ''];
 
 export function readJson(text: string, handler: JsonHandler): void {
   let pos = 0;
@@ -93,8 +95,9 @@ export function readJson(text: string, handler: JsonHandler): void {
       return;
     }
     if (c === '"') { check(handler.scalar(string())); afterValue(); return; }
-    for (const [word, v] of [['true', 'true'], ['false', 'false'], ['null', '']] as const) {
-      if (text.startsWith(word, pos)) { pos += word.length; check(handler.scalar(v)); afterValue(); return; }
+    for (let k = 0; k < LITERALS.length; k += 2) {
+      const word = LITERALS[k];
+      if (text.startsWith(word, pos)) { pos += word.length; check(handler.scalar(LITERALS[k + 1])); afterValue(); return; }
     }
     NUMBER.lastIndex = pos;
     const m = NUMBER.exec(text);
