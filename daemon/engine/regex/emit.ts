@@ -126,13 +126,15 @@ function emitRange([lo, hi]: Range): string {
 }
 
 /**
- * 'flag' when the whole pattern can use JS's `i` flag: every caseless node folds under it exactly as
- * PCRE's ASCII-only tables fold, and every case-sensitive node is unaffected by it (its set is
- * already closed under JS's folding, like \d or \w). 'none' when nothing is caseless; otherwise
- * caseless letters are expanded to classes.
+ * 'expand' (caseless letters become [xX] classes) whenever the pattern has a caseless part: V8's
+ * linear-time engine, the only bound on a backtracking blow-up (../regex-safety.ts), refuses every
+ * regex with the `i` flag in Node 20, and expanded classes fold exactly like PCRE's ASCII tables.
+ * 'flag' only for a caseless back reference, which no class can fold: then JS's `i` flag is kept if
+ * every caseless node folds under it as PCRE folds and every case-sensitive node is unaffected by it
+ * (its set is already closed under JS's folding, like \d or \w). 'none' when nothing is caseless.
  */
 function chooseCaseMode(ast: Alternation): 'flag' | 'none' | 'expand' {
-  let caseless = 0, blocksFlag = false;
+  let caseless = 0, caselessBackref = false, blocksFlag = false;
   const visit = (node: Node): void => {
     switch (node.t) {
       case 'char':
@@ -147,7 +149,7 @@ function chooseCaseMode(ast: Alternation): 'flag' | 'none' | 'expand' {
         return;
       }
       case 'backref':
-        if (node.caseless) caseless++; else blocksFlag = true;
+        if (node.caseless) { caseless++; caselessBackref = true; } else blocksFlag = true;
         return;
       case 'group': for (const seq of node.body) seq.forEach(visit); return;
       case 'repeat': visit(node.node); return;
@@ -155,7 +157,7 @@ function chooseCaseMode(ast: Alternation): 'flag' | 'none' | 'expand' {
   };
   for (const seq of ast) seq.forEach(visit);
   if (caseless === 0) return 'none';
-  return blocksFlag ? 'expand' : 'flag';
+  return caselessBackref && !blocksFlag ? 'flag' : 'expand';
 }
 
 const foldVerdicts = new Map<string, boolean>();

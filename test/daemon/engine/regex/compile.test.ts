@@ -155,7 +155,10 @@ describe('case modes found by the PCRE2 fuzzer (bench/engine-parts/pcre-fuzz.ts)
     expect(re.test('\xe0')).toBe(true);
     expect(re.test('\xc0')).toBe(false);
   });
-  it('still uses the i flag when case-sensitive parts are closed under folding (\\w, digits)', () => {
-    expect(compilePcre('(?i)select\\w+\\d').regex.flags).toContain('i');
+  it('expands caseless letters next to case-sensitive \\w and digits, without the i flag (case-folding.test.ts)', () => {
+    const re = compilePcre('(?i)select\\w+\\d').regex;
+    expect(re.flags).not.toContain('i');
+    expect(re.test('SeLeCT_x1')).toBe(true);
+    expect(re.test('select\xe0\x31')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { compilePcre } from '../../../../daemon/engine/regex/index.js';
 import { collectRx, CRS_RULES_DIR } from './crs-rx.js';
@@ -19,5 +20,20 @@ describe.skipIf(!existsSync(CRS_RULES_DIR))('every CRS 3.3.4 regex', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+  it('all but 14 take V8\'s linear-time engine, the bound on backtracking (regex-safety.ts)', () => {
+    setFlagsFromString('--enable-experimental-regexp-engine'); // only so that `l` can be asked about
+    const refused: string[] = [];
+    for (const site of sites) {
+      const { regex } = compilePcre(site.pattern);
+      try {
+        new RegExp(regex.source, `${regex.flags}l`);
+      } catch {
+        refused.push(`${site.file}:${site.line}`);
+      }
+    }
+    // 5 lookarounds or back references, 9 counted repeats above 16 (bench/rx-fuzz/linear-eligibility.ts).
+    // Before caseless letters were expanded instead of using the i flag: 100 refused.
+    expect(refused.length).toBeLessThanOrEqual(14);
   });
 });
