@@ -128,6 +128,19 @@ for s in "${SC[@]}"; do IFS='|' read -r name port pid mixes <<< "$s"
 done
 echo "checked: benign 200 everywhere, SQLi 403 from$WAFS(build $COMMIT)" >&2
 
+# The daemon's own view of latency: request_time of its access entries (head received -> response finished), so the
+# edge's processing time can be told apart from wrk's and the kernel's queueing on a busy machine (latency mode).
+access_bytes() { cat "$WORK/$1"/events/access-*.jsonl 2>/dev/null | wc -c; }
+edge_latency() { # name bytes_before mix -> {"edge_p50_us":..,"edge_p99_us":..,"edge_entries":..} or {}
+  local name="$1" before="$2" mix="$3" filter
+  case "$mix" in get) filter='.method == "GET" and (.uri | test("spring-garden"))';; post) filter='.method == "POST"';; *) filter='(.uri | test("id=1"))';; esac
+  sleep 1   # worker batches (100 ms) -> primary -> group commit
+  # (fromjson? skips a line cut in half by the byte offset, should a write have been under way)
+  cat "$WORK/$name"/events/access-*.jsonl | tail -c +"$((before + 1))" | jq -Rc "fromjson? | select($filter) | .request_time | numbers" | jq -cs "sort |
+    if length == 0 then {} else {edge_entries: length, edge_p50_us: (.[(length * 0.5 | floor)] * 1e6 | round),
+      edge_p99_us: (.[([(length * 0.99 | floor), length - 1] | min)] * 1e6 | round)} end"
+}
+
 measure() { # mode out
   local mode="$1" out="$2" threads conns cells=() n r i
   if [ "$mode" = latency ]; then threads=1 conns=5; else threads=2 conns=50; fi
@@ -138,6 +151,7 @@ measure() { # mode out
     for ((i = 0; i < n; i++)); do
       IFS='|' read -r name port pid mix <<< "${cells[$(( (i + r - 1) % n ))]}"
       gw=$(gate)
+      edge_log=""; [ "$mode" = latency ] && [ -d "$WORK/$name/events" ] && edge_log=$(access_bytes "$name")
       s0=$(tree_ticks "$pid"); o0=$(tree_ticks "$ORIGIN_PID"); read -r b0 st0 t0 < <(sys_ticks)
       res=$(/usr/bin/time -f '%U %S' -o "$WORK/wrk-time.txt" wrk -t"$threads" -c"$conns" -d"${DUR}s" --latency -s "$(lua_for "$mix" "$mode")" "http://127.0.0.1:$port/")
       read -r b1 st1 t1 < <(sys_ticks); s1=$(tree_ticks "$pid"); o1=$(tree_ticks "$ORIGIN_PID")
@@ -152,8 +166,12 @@ measure() { # mode out
               sut_cpu_s:($sut/$tck), origin_cpu_s:($org/$tck), wrk_cpu_s:($wrkt/$tck), gate_wait_s:$gw,
               sys_busy_pct:(100*$busy/$tot), steal_pct:(100*$steal/$tot),
               foreign_cpu_pct:(100*($busy - $sut - $org - $wrkt)/$tot)}' <<< "$json")
+      if [ -n "$edge_log" ]; then
+        own=$(edge_latency "$name" "$edge_log" "$mix") || own='{}'
+        with=$(jq -c --argjson e "${own:-{\}}" '. + $e' <<< "$line") && line="$with"
+      fi
       echo "$line" >> "$out"
-      jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us foreign \(.foreign_cpu_pct|floor)%"' <<< "$line" >&2
+      jq -r '"r\(.round) \(.scenario)/\(.mix): \(.rps|floor) rps p50 \(.lat_p50_us)us p99 \(.lat_p99_us)us non2xx \(.err_status) cpu/req \((.sut_cpu_s*1e6/.requests)|floor)us foreign \(.foreign_cpu_pct|floor)%\(if .edge_p50_us then " (edge itself: p50 \(.edge_p50_us)us p99 \(.edge_p99_us)us)" else "" end)"' <<< "$line" >&2
     done
   done
 }

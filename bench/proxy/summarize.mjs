@@ -51,6 +51,17 @@ for (const [k, rs] of groups) {
   console.log(`| ${sc} | ${mix} | ${fmt(median(rps))} | ${fmt(Math.min(...rps))}–${fmt(Math.max(...rps))} (${rs.length}) | ${fmt(median(rs.map((r) => r.lat_p50_us)) / 1000, 2)} / ${fmt(median(rs.map((r) => r.lat_p99_us)) / 1000, 2)} | ${fmt(median(rs.map(cpuPerReq)))} | ${rs.reduce((a, r) => a + r.err_status, 0)} |`);
 }
 
+// The daemon's own request_time (run.sh, latency mode): what the edge spent, without wrk's and the kernel's queueing.
+const ownRows = [...groups].filter(([, rs]) => rs.some((r) => r.edge_p50_us !== undefined));
+if (ownRows.length) {
+  console.log(`\n| scenario | mix | wrk p50 / p99 ms | the edge's own p50 / p99 ms (access log request_time) |\n|---|---|---:|---:|`);
+  for (const [k, rs] of ownRows) {
+    const [sc, mix] = k.split('|');
+    const own = rs.filter((r) => r.edge_p50_us !== undefined);
+    console.log(`| ${sc} | ${mix} | ${fmt(median(rs.map((r) => r.lat_p50_us)) / 1000, 2)} / ${fmt(median(rs.map((r) => r.lat_p99_us)) / 1000, 2)} | ${fmt(median(own.map((r) => r.edge_p50_us)) / 1000, 2)} / ${fmt(median(own.map((r) => r.edge_p99_us)) / 1000, 2)} |`);
+  }
+}
+
 /** Paired req/s ratios A÷B over the rounds where both ran, and the ratio of median CPU per request. */
 function ratio(a, b, mix) {
   const ra = groups.get(`${a}|${mix}`) ?? [], rb = groups.get(`${b}|${mix}`) ?? [];

@@ -11,7 +11,7 @@ const SCRIPT = fileURLToPath(new URL('../../../bench/proxy/summarize.mjs', impor
 const dir = mkdtempSync(join(tmpdir(), 'wafctl-summarize-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run { scenario: string; mix: string; round: number; rps: number; cpuUs: number; errStatus?: number; p50Ms?: number; p99Ms?: number; waf?: boolean }
+interface Run { scenario: string; mix: string; round: number; rps: number; cpuUs: number; errStatus?: number; p50Ms?: number; p99Ms?: number; waf?: boolean; ownP50Ms?: number; ownP99Ms?: number }
 
 function line(r: Run, mode: string): string {
   const requests = Math.round(r.rps * 10);
@@ -21,6 +21,7 @@ function line(r: Run, mode: string): string {
     at: '2026-11-22T08:00:00Z', requests, duration_s: 10, rps: r.rps, err_connect: 0, err_read: 0, err_write: 0,
     err_status: errStatus, err_timeout: 0, lat_p50_us: (r.p50Ms ?? 1) * 1000, lat_p99_us: (r.p99Ms ?? 3) * 1000,
     sut_cpu_s: (r.cpuUs * requests) / 1e6, origin_cpu_s: 0, wrk_cpu_s: 0, foreign_cpu_pct: 2,
+    ...(r.ownP50Ms === undefined ? {} : { edge_entries: requests, edge_p50_us: r.ownP50Ms * 1000, edge_p99_us: (r.ownP99Ms ?? 0) * 1000 }),
   });
 }
 
@@ -82,13 +83,16 @@ describe('bench/proxy/summarize.mjs', () => {
 
   it('judges the latency targets on the WAF-on edge in latency mode', () => {
     const runs = wafSet({ get: 240, post: 235, attack: 240 }, {
-      'edge-waf|get|1': { p50Ms: 1.2, p99Ms: 3.5 }, 'edge-waf|get|2': { p50Ms: 1.4, p99Ms: 3.9 },
+      'edge-waf|get|1': { p50Ms: 1.2, p99Ms: 3.5, ownP50Ms: 0.8, ownP99Ms: 2 }, 'edge-waf|get|2': { p50Ms: 1.4, p99Ms: 3.9, ownP50Ms: 1, ownP99Ms: 3 },
       'edge-waf|post|1': { p50Ms: 1.6, p99Ms: 5 }, 'edge-waf|post|2': { p50Ms: 1.8, p99Ms: 6 },
     });
     const out = summarize(runs, 'latency');
     expect(out).toMatch(/WAF-on get p50 < 1\.5 ms at ~240 req\/s \| 1\.30 ms \| met \|/);
     expect(out).toMatch(/WAF-on get p99 < 4 ms \| 3\.70 ms \| met \|/);
     expect(out).toMatch(/WAF-on post p50 < 1\.5 ms at ~235 req\/s \| 1\.70 ms \| NOT met \|/);
+    // The daemon's own request_time, where run.sh recorded it (edge-waf get only here).
+    expect(out).toMatch(/\| edge-waf \| get \| 1\.30 \/ 3\.70 \| 0\.90 \/ 2\.50 \|/);
+    expect(out).not.toMatch(/\| edge-waf \| post \| [0-9.]+ \/ [0-9.]+ \| [0-9.]+ \/ [0-9.]+ \|$/m);
   });
 
   it('refuses to run without a results file', () => {
