@@ -4,7 +4,7 @@
 // carry the vulndb's own codes (`truncated`, `invalid_json`, ...), which the generic client would
 // turn into `internal_error` because they are not in shared/errors.ts.
 import { Readable } from 'node:stream';
-import { Client } from 'undici';
+import type { Client } from 'undici';
 import type { z } from 'zod';
 import {
   VulnDbImportResultSchema,
@@ -29,14 +29,19 @@ const QUICK_MS = 30_000;
 const NO_LIMIT = 0;
 
 export class VulnDbAdminClient {
-  readonly #client: Client;
+  // Imported on first use, as in shared/admin-client.ts: undici is ~0.1 s of a CLI start.
+  #client: Promise<Client> | undefined;
 
-  constructor(readonly socketPath: string) {
-    this.#client = new Client('http://localhost', { socketPath, connect: { timeout: QUICK_MS } });
+  constructor(readonly socketPath: string) {}
+
+  #connected(): Promise<Client> {
+    const socketPath = this.socketPath;
+    this.#client ??= import('undici').then(({ Client }) => new Client('http://localhost', { socketPath, connect: { timeout: QUICK_MS } }));
+    return this.#client;
   }
 
-  close(): Promise<void> {
-    return this.#client.close();
+  async close(): Promise<void> {
+    if (this.#client) await (await this.#client).close();
   }
 
   status(): Promise<VulnDbStatus> {
@@ -89,7 +94,7 @@ export class VulnDbAdminClient {
   ): Promise<z.output<S>> {
     let response;
     try {
-      response = await this.#client.request({
+      response = await (await this.#connected()).request({
         method,
         path,
         headers: options.headers ?? {},

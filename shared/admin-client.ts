@@ -1,4 +1,4 @@
-import { Client } from 'undici';
+import type { Client } from 'undici';
 import { z } from 'zod';
 import { WafctlError, isErrorCode } from './errors.js';
 import { dataPaths } from './paths.js';
@@ -19,12 +19,20 @@ import {
 
 export class AdminClient {
   readonly socketPath: string;
-  readonly #client: Client;
+  readonly #timeout: number;
+  // undici is imported on the first call, not at start-up: it is a quarter of a CLI process's start
+  // (~0.1 s), and most commands (ingest, the API commands, --help) never use the admin socket.
+  #client: Promise<Client> | undefined;
 
   constructor(socketPath: string, options: { timeoutMs?: number } = {}) {
     this.socketPath = socketPath;
-    const timeout = options.timeoutMs ?? 30_000;
-    this.#client = new Client('http://localhost', { socketPath, headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+    this.#timeout = options.timeoutMs ?? 30_000;
+  }
+
+  #connected(): Promise<Client> {
+    const timeout = this.#timeout, socketPath = this.socketPath;
+    this.#client ??= import('undici').then(({ Client }) => new Client('http://localhost', { socketPath, headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } }));
+    return this.#client;
   }
 
   static forDataDir(dataDir: string, options?: { timeoutMs?: number }): AdminClient {
@@ -32,7 +40,7 @@ export class AdminClient {
   }
 
   async close(): Promise<void> {
-    await this.#client.close();
+    if (this.#client) await (await this.#client).close();
   }
 
   status() { return this.#call('GET', '/admin/status', DaemonStatusSchema); }
@@ -72,7 +80,7 @@ export class AdminClient {
   async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
     let response;
     try {
-      response = await this.#client.request({
+      response = await (await this.#connected()).request({
         method: method as 'GET',
         path,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
