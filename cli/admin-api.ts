@@ -4,6 +4,7 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
+import type { EdgeLoad } from '../shared/schemas/admin.js';
 
 export type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody };
 
@@ -48,6 +49,8 @@ export interface DaemonStatusView {
   crs: { found: boolean; dir: string };
   workers: number;
   demo?: { domain: string; origin: string; try: string[] } | null;
+  /** Requests admitted and shed by the edge since the daemon started; null or absent: not reported. */
+  edge?: EdgeLoad | null;
 }
 
 export interface TokenListItem {

@@ -116,6 +116,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     crs: { found: crsFound, dir: options.crsDir },
     workers: options.workers,
     demo: demo?.info ?? null,
+    edge: edge.load(),
   });
 
   const reload = async (): Promise<{ ok: true } | { ok: false; message: string }> => {

@@ -24,6 +24,7 @@ export const createEdgePlaceholder: EdgeFactory = ({ tls }): EdgeService => {
     async close(drainMs) {
       await Promise.all([http, https].map((server) => closeServer(server, drainMs)));
     },
+    load: () => null,
   };
 };
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { EdgeLoad } from '../shared/schemas/admin.js';
 import type { DaemonOptions } from './options/option-table.js';
 import type { ConfigStore } from './store/config/config-store.js';
 import type { ApiTls } from './tls/api-tls.js';
@@ -20,6 +21,8 @@ export interface EdgeService {
   listen(host: string, ports: { edge: number; edgeTls: number }): Promise<{ edge: number; edgeTls: number }>;
   /** Stops accepting, drains in-flight requests for up to `drainMs`, then closes the rest. */
   close(drainMs: number): Promise<void>;
+  /** Requests admitted and shed since the daemon started (`daemon status`); synchronous, cheap. null: no proxy edge. */
+  load(): EdgeLoad | null;
 }
 
 export type EdgeFactory = (context: EdgeContext) => EdgeService | Promise<EdgeService>;

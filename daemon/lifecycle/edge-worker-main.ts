@@ -7,7 +7,9 @@ import { Edge } from '../proxy/edge.js';
 import { buildEdgeSnapshot } from '../proxy/snapshot.js';
 import { createEngineInspector } from '../waf/engine-inspector.js';
 import { findCrs, RuleGroups } from '../waf/rule-groups.js';
-import { FAILED, INIT, LISTENING, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker } from './edge-worker-protocol.js';
+import {
+  FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker,
+} from './edge-worker-protocol.js';
 
 const send = (message: FromWorker, done?: () => void) => {
   if (process.connected) process.send!(message, undefined, {}, () => done?.());
@@ -18,10 +20,15 @@ const send = (message: FromWorker, done?: () => void) => {
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
 process.on('disconnect', () => process.exit(0)); // the primary is gone
-process.on('uncaughtException', (error) => send({ type: LOG, level: 'error', message: `edge worker crashed: ${error.stack ?? error.message}` }, () => process.exit(1)));
+process.on('uncaughtException', (error) => {
+  reportLoad(); // the counts since the last report, so the primary's sums lose nothing on a crash
+  send({ type: LOG, level: 'error', message: `edge worker crashed: ${error.stack ?? error.message}` }, () => process.exit(1));
+});
 
 const sink = ipcEventSink();
 let edge: Edge | null = null;
+let loadTimer: NodeJS.Timeout | null = null;
+let lastLoad = '';
 
 process.on('message', (message: ToWorker) => {
   if (message?.type === INIT) {
@@ -55,6 +62,9 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
     const http = await edge.listenHttp({ port: init.ports.edge, host: init.host });
     const https = await edge.listenHttps({ port: init.ports.edgeTls, host: init.host });
     send({ type: LISTENING, edge: http, edgeTls: https });
+    // The primary answers `daemon status` from the last report, without asking (status() stays synchronous).
+    loadTimer = setInterval(reportLoad, LOAD_REPORT_MS);
+    loadTimer.unref();
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { port?: number };
     send({ type: FAILED, message: e.message, code: e.code, port: e.port }, () => process.exit(1));
@@ -63,8 +73,20 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
 
 async function stop(drainMs: number): Promise<void> {
   await edge?.close(drainMs);
+  if (loadTimer) clearInterval(loadTimer);
+  reportLoad(); // the last counts, drain included; sent before STOPPED on the same channel
   await sink.flush();
   send({ type: STOPPED }, () => process.exit(0));
+}
+
+/** Sends the shedder's counts when they changed since the last report (an idle worker stays quiet). */
+function reportLoad(): void {
+  if (!edge) return;
+  const stats = edge.loadStats();
+  const key = JSON.stringify(stats);
+  if (key === lastLoad) return;
+  lastLoad = key;
+  send({ type: LOAD, stats });
 }
 
 /** Compiles paranoia level 1 before listening, so the first request does not pay for it. */

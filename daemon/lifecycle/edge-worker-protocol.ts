@@ -1,4 +1,5 @@
 import type { EdgeHardening } from '../options/edge-limits-of.js';
+import type { ShedderStats } from '../proxy/hardening/load-shedder.js';
 import type { EdgeConfigInput } from '../proxy/snapshot-input.js';
 
 // Messages between the daemon (node:cluster primary) and its edge workers (--workers N > 1).
@@ -11,6 +12,9 @@ export const LISTENING = 'wafctl:edge-listening';
 export const FAILED = 'wafctl:edge-failed';
 export const STOPPED = 'wafctl:edge-stopped';
 export const LOG = 'wafctl:edge-log';
+/** The worker's shedder counts (cumulative), every LOAD_REPORT_MS while they change and once more on stop. */
+export const LOAD = 'wafctl:edge-load';
+export const LOAD_REPORT_MS = 1_000;
 /** Sent once the worker listens for messages: anything sent before that would be lost. */
 export const READY = 'wafctl:edge-ready';
 
@@ -35,6 +39,7 @@ export interface FailedMessage { type: typeof FAILED; message: string; code?: st
 export interface StoppedMessage { type: typeof STOPPED }
 export interface ReadyMessage { type: typeof READY }
 export interface LogMessage { type: typeof LOG; level: 'warn' | 'error'; message: string }
+export interface LoadMessage { type: typeof LOAD; stats: ShedderStats }
 
 export type ToWorker = InitMessage | SnapshotMessage | StopMessage;
-export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage;
+export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage | LoadMessage;

@@ -6,14 +6,16 @@ import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import { serveWorker } from '../proxy/cluster-ipc.js';
 import type { EventSink } from '../proxy/events.js';
 import { edgeConfigFromSites } from '../proxy/from-config.js';
+import { EdgeLoadTotals } from '../proxy/hardening/edge-load-totals.js';
 import type { CounterStore } from '../store/counter-store.js';
 import {
-  FAILED, INIT, LISTENING, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type InitMessage, type ToWorker,
+  FAILED, INIT, LISTENING, LOAD, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type InitMessage, type ToWorker,
 } from './edge-worker-protocol.js';
 
 // The --workers N process model: the daemon stays the control plane (config store, APIs, event store)
 // and node:cluster primary; N workers run the edge on the shared ports. Counters stay in the primary (exact limits
-// across workers), events come back to the primary's sink, every config change goes to every worker.
+// across workers), events come back to the primary's sink, every config change goes to every worker,
+// each worker reports its load counts every second (hardening/edge-load-totals.ts).
 // (node:cluster shares a listening handle between workers that listen with identical arguments.)
 // A worker that dies unexpectedly is replaced after a second.
 
@@ -33,6 +35,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
   return ({ options: daemonOptions, store, logger, tls }): EdgeService => {
     cluster.setupPrimary({ exec: WORKER_ENTRY, args: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     const workers = new Set<Worker>();
+    const load = new EdgeLoadTotals();
     let stopping = false;
     let init: Omit<InitMessage, 'input'> | null = null;
     const current = () => edgeConfigFromSites(store.snapshot().sites);
@@ -57,10 +60,13 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
           reject(Object.assign(new Error(message.message), { code: message.code, port: message.port }));
         } else if (message?.type === LOG) {
           logger[message.level]({ worker: worker.id }, message.message);
+        } else if (message?.type === LOAD) {
+          load.report(worker.id, message.stats);
         }
       });
       worker.on('exit', (code, signal) => {
         workers.delete(worker);
+        load.retire(worker.id);
         if (!up) reject(new Error(`edge worker exited (${signal ?? `code ${code}`}) before listening`));
         else if (!stopping) respawn(logger, code, signal);
       });
@@ -106,6 +112,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
         })));
         await options.sink.flush();
       },
+      load: () => load.total(),
     };
   };
 }

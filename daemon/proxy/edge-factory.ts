@@ -5,6 +5,7 @@ import type { CounterStore } from '../store/counter-store.js';
 import { Edge } from './edge.js';
 import { BatchingEventSink, DISCARD_EVENTS, type EventSink } from './events.js';
 import { edgeConfigFromSites } from './from-config.js';
+import { edgeLoadOf } from './hardening/edge-load-totals.js';
 import type { RequestInspector } from './inspector.js';
 import { buildEdgeSnapshot } from './snapshot.js';
 
@@ -56,6 +57,8 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
         await edge.close(drainMs);
         if (sink instanceof BatchingEventSink) await sink.flush();
       },
+      // One process: the shedder is right here, read it directly.
+      load: () => edgeLoadOf(edge.loadStats()),
     };
   };
 }

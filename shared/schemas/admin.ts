@@ -49,6 +49,26 @@ export const DemoInfoSchema = z.object({
 });
 export type DemoInfo = z.infer<typeof DemoInfoSchema>;
 
+const Count = z.number().int().nonnegative();
+
+/**
+ * The edge's load since the daemon started, summed over its edge processes (worst_stall_ms: the
+ * largest of them). With --workers N > 1 each worker reports once a second, so the figures may be
+ * up to a second old; a worker that died keeps its last reported counts in the sums.
+ */
+export const EdgeLoadSchema = z.object({
+  /** Requests being handled right now (head received, response not finished). */
+  in_flight: Count,
+  admitted: Count,
+  /** Answered 503 because the in-flight bound (edge_max_in_flight) was reached. */
+  shed_in_flight: Count,
+  /** Answered 503 because they waited longer than edge_shed_loop_delay_ms on a stalled event loop. */
+  shed_loop_delay: Count,
+  /** Longest event-loop stall a request waited behind (0 while edge_shed_loop_delay_ms is 0). */
+  worst_stall_ms: Count,
+});
+export type EdgeLoad = z.infer<typeof EdgeLoadSchema>;
+
 export const DaemonStatusSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
@@ -63,6 +83,8 @@ export const DaemonStatusSchema = z.object({
   crs: z.object({ found: z.boolean(), dir: z.string() }),
   workers: z.number().int(),
   demo: DemoInfoSchema.nullable(),
+  /** null: no proxy edge (the placeholder); absent from daemons before it was added. */
+  edge: EdgeLoadSchema.nullable().default(null),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

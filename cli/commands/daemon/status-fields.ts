@@ -1,5 +1,6 @@
 // How a daemon status reads for a human (daemon status, daemon start).
 import type { DaemonStatusView } from '../../admin-api.js';
+import type { EdgeLoad } from '../../../shared/schemas/admin.js';
 
 export function formatUptime(seconds: number): string {
   const s = Math.floor(seconds);
@@ -23,5 +24,15 @@ export function statusFields(status: DaemonStatusView): Array<[string, string]> 
     ['sites', String(status.sites)],
     ['core rule set', status.crs.found ? status.crs.dir : `not found (looked in ${status.crs.dir})`],
     ['workers', String(status.workers)],
+    ...(status.edge ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
   ];
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** `12 in flight, 10,482 admitted, 37 shed (35 in-flight limit, 2 loop stall), worst stall 612 ms` */
+export function formatEdgeLoad(load: EdgeLoad): string {
+  const shed = load.shed_in_flight + load.shed_loop_delay;
+  const why = shed > 0 ? ` (${count(load.shed_in_flight)} in-flight limit, ${count(load.shed_loop_delay)} loop stall)` : '';
+  return `${count(load.in_flight)} in flight, ${count(load.admitted)} admitted, ${count(shed)} shed${why}, worst stall ${count(load.worst_stall_ms)} ms`;
 }

@@ -6,7 +6,7 @@ import { statusFields } from './status-fields.js';
 export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
   daemon
     .command('status')
-    .description('show pid, version, uptime, ports, data dir, api_url, ca_file, sites and the Core Rule Set')
+    .description('show pid, version, uptime, ports, data dir, api_url, ca_file, sites, the Core Rule Set and the edge load')
     .addHelpText('after', '\nExample:\n  wafctl daemon status --json\n')
     .action(
       withContext(deps, async (ctx) => {

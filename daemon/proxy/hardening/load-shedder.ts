@@ -27,7 +27,11 @@ export interface ShedderStats {
   admitted: number;
   shedInFlight: number;
   shedLoopDelay: number;
-  /** Longest loop stall seen by a request (ms) since the last stats() call. */
+  /**
+   * Longest event-loop stall a request's head waited behind (ms) since this shedder started (never
+   * reset, so `wafctl daemon status` can show it from any number of readers). 0 while the stall
+   * signal is off (shedLoopDelayMs 0): nothing measures it then.
+   */
   worstStallMs: number;
 }
 
@@ -64,10 +68,9 @@ export class LoadShedder {
     this.inFlight--;
   }
 
+  /** Counts since start; reading changes nothing. */
   stats(): ShedderStats {
-    const stats = { inFlight: this.inFlight, ...this.counts, worstStallMs: Math.max(0, this.worstStall) };
-    this.worstStall = 0;
-    return stats;
+    return { inFlight: this.inFlight, ...this.counts, worstStallMs: Math.max(0, this.worstStall) };
   }
 
   stop(): void {
