@@ -32,6 +32,8 @@ import { ParsedBody, NO_BODY } from './request/parsed-body.js';
 import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
+import { TimeBudget } from './budget/time-budget.js';
+import { longestInput } from './budget/longest-input.js';
 
 
 const NO_MISSES = new Int32Array(0);
@@ -94,6 +96,8 @@ export class Transaction implements ActionContext {
   private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
   phase = 0;
+  /** Wall-clock budget for evaluating the rules (budget/time-budget.ts); none by default. */
+  private budget: TimeBudget | undefined;
 
   constructor(private readonly host: TransactionHost, request: EngineRequest) {
     const engine = host.ruleSet.settings;
@@ -118,6 +122,7 @@ export class Transaction implements ActionContext {
     const tx = this.tx;
     this.runtime = {
       capturing: false,
+      budget: undefined,
       expandMacros: (text: string) => cachedMacro(text).expand(this),
       setCapture: (index: number, value: string) => tx.set(CAPTURE_KEYS[index] ?? String(index), value),
       unsetCapture: (index: number) => tx.delete(CAPTURE_KEYS[index] ?? String(index)),
@@ -141,8 +146,17 @@ export class Transaction implements ActionContext {
     }
     this.phase = phase;
     this.allowedPhase = false;
-    evaluatePhase(this, this.host.ruleSet.phases[phase]);
+    const rules = this.host.ruleSet.phases[phase];
+    if (this.budget === undefined) evaluatePhase(this, rules);
+    else this.budget.runPhase(phase, longestInput(this, phase), () => evaluatePhase(this, rules), () => this.currentStarter?.id);
     return this.interruption;
+  }
+
+  /** Limits the wall time of rule evaluation over all phases to `ms` (0: no limit). Past it, the
+   *  phase throws EngineBudgetExceeded and the transaction is finished. */
+  setTimeBudget(ms: number): void {
+    this.budget = ms > 0 ? new TimeBudget(ms) : undefined;
+    this.runtime.budget = this.budget;
   }
 
   processRequestHeaders(): Interruption | null {

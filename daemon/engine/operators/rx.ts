@@ -37,8 +37,11 @@ function matcher(re: PcreRegex, gate?: LiteralGate): OperatorEvaluate {
   const { regex } = re;
   return (input: string, runtime: OperatorRuntime) => {
     if (gate !== undefined && !gate(input, runtime)) return false;
-    if (!runtime.capturing) return regex.test(input);
-    const m = regex.exec(input);
+    // With a time budget (../budget/), every exec goes through it: it counts the bytes scanned,
+    // reads the clock now and then, and runs an exec on a long subject interruptibly.
+    const budget = runtime.budget;
+    if (!runtime.capturing) return budget === undefined ? regex.test(input) : budget.exec(regex, input) !== null;
+    const m = budget === undefined ? regex.exec(input) : budget.exec(regex, input);
     if (m === null) return false;
     for (let i = 0; i <= 9; i++) runtime.unsetCapture?.(i);
     const groups = pcreGroups(re, m, 9);

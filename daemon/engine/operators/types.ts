@@ -1,4 +1,6 @@
 // See ../CONTRACT.md: the interface between the rule compiler and the operators.
+import type { TimeBudget } from '../budget/time-budget.js';
+
 export interface OperatorCompileContext {
   file: string;
   line: number;
@@ -13,6 +15,8 @@ export interface OperatorRuntime {
   unsetCapture?(index: number): void;
   /** @geoLookup's result: the GEO collection's fields (COUNTRY_CODE, ...), replacing what was there. */
   setGeo?(fields: Record<string, string>): void;
+  /** The transaction's time budget, when it has one: regex operators run their execs through it. */
+  budget?: TimeBudget;
 }
 
 export type OperatorEvaluate = (input: string, runtime: OperatorRuntime) => boolean;

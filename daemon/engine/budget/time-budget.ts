@@ -1,0 +1,120 @@
+// The per-transaction time budget: no request may hold the event loop for long, whatever its
+// content (issue 10). Holding the loop is wall time, so the budget is wall time (performance.now()).
+// V8's linear-time regex fallback (../regex-safety.ts) removed the exponential cases, but its
+// linear engine costs up to ~45 us a byte on some CRS regexes, so one exec on a long value, or many
+// medium ones, can still take seconds. ModSecurity's analogue is SecPcreMatchLimit (a PCRE match
+// that gives up sets MSC_PCRE_LIMITS_EXCEEDED); here the whole transaction has one budget instead.
+//
+// Three mechanisms, cheapest first (figures and the decision: ../README.md, "Time budget"):
+// 1. Cheap checks: the @rx matcher reports each subject's length; the clock is read once 256 bytes
+//    have been scanned since the last read, or after any exec on a subject of 64+ bytes.
+// 2. A watchdog per exec: one exec cannot be stopped by a check, so a subject long enough that one
+//    exec could end far past the deadline (guardFrom, from the time left) runs interruptible.
+// 3. A watchdog per phase: when the phase's inputs hold such a long value (a 2 KiB form body), the
+//    whole phase runs interruptible once, rather than each of the dozens of execs on that value.
+// Exceeding the budget throws EngineBudgetExceeded out of the phase; the caller decides (the edge:
+// the site's waf.onError, fail-closed by default). A transaction that threw is finished.
+import { performance } from 'node:perf_hooks';
+import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
+
+/** Bytes scanned by short execs before the clock is read (one read costs ~55 ns). */
+export const CHECK_EVERY_BYTES = 256;
+/** An exec on a subject this long is followed by a clock read. */
+export const CHECK_AFTER_BYTES = 64;
+/** The worst cost per subject byte measured for a CRS 3.3.4 regex in V8's linear engine (941160,
+ *  942330, 941320 on 2-4 KiB runs; bench/rx-fuzz). */
+export const WORST_US_PER_BYTE = 45;
+/** How far past its deadline one unguarded exec may end: the issue's 50 ms less the default budget. */
+export const OVERRUN_MS = 10;
+
+/** Thrown out of a phase that ran past the transaction's budget. */
+export class EngineBudgetExceeded extends Error {
+  readonly code = 'ENGINE_BUDGET_EXCEEDED';
+  constructor(
+    readonly budgetMs: number,
+    readonly elapsedMs: number,
+    readonly phase: number,
+    /** The rule (chain starter) being evaluated when the budget ran out, if any. */
+    readonly ruleId: number | undefined,
+  ) {
+    super(`engine time budget of ${budgetMs} ms exceeded (${elapsedMs.toFixed(1)} ms) in phase ${phase}${ruleId === undefined ? '' : ` at rule ${ruleId}`}`);
+    this.name = 'EngineBudgetExceeded';
+  }
+}
+
+/** Internal signal from a cheap check to the phase runner: one object, no stack trace to build. */
+const SPENT: unique symbol = Symbol('budget spent');
+
+/** The subject length from which one exec, at the worst measured rate, could end more than
+ *  OVERRUN_MS past a deadline `remainingMs` away. */
+export function guardLength(remainingMs: number): number {
+  return Math.ceil(((Math.max(0, remainingMs) + OVERRUN_MS) * 1000) / WORST_US_PER_BYTE);
+}
+
+export class TimeBudget {
+  /** Subjects at least this long run under a watchdog; Infinity outside a phase or in a guarded one. */
+  guardFrom = Infinity;
+  private deadline = Infinity;
+  private unchecked = 0;
+  private spentMs = 0;
+  private phaseGuarded = false;
+
+  constructor(readonly limitMs: number) {}
+
+  /** `regex.exec(input)` within the budget (the @rx matcher's only way to run a regex). */
+  exec(regex: RegExp, input: string): RegExpExecArray | null {
+    const length = input.length;
+    const match = length < this.guardFrom ? regex.exec(input) : this.guardedExec(regex, input);
+    if (length < CHECK_AFTER_BYTES) {
+      this.unchecked += length;
+      if (this.unchecked < CHECK_EVERY_BYTES) return match;
+    }
+    this.check();
+    return match;
+  }
+
+  /**
+   * Runs one phase's rules (`evaluate`) within what is left of the budget; `longestInput` is the
+   * longest value the phase may inspect (longest-input.ts), `currentRuleId` names the rule for the error.
+   */
+  runPhase(phase: number, longestInput: number, evaluate: () => void, currentRuleId: () => number | undefined): void {
+    const started = performance.now();
+    const allowance = this.limitMs - this.spentMs;
+    if (allowance <= 0) throw new EngineBudgetExceeded(this.limitMs, this.spentMs, phase, undefined);
+    this.deadline = started + allowance;
+    this.unchecked = 0;
+    const guardFrom = guardLength(allowance);
+    this.phaseGuarded = longestInput >= guardFrom && !isInterruptibleRunning();
+    this.guardFrom = this.phaseGuarded ? Infinity : guardFrom;
+    try {
+      if (this.phaseGuarded) runInterruptible(evaluate, allowance);
+      else evaluate();
+    } catch (err) {
+      if (err === SPENT || err instanceof Interrupted) {
+        throw new EngineBudgetExceeded(this.limitMs, this.spentMs + performance.now() - started, phase, currentRuleId());
+      }
+      throw err;
+    } finally {
+      this.spentMs += performance.now() - started;
+      this.phaseGuarded = false;
+      this.deadline = Infinity;
+      this.guardFrom = Infinity;
+    }
+  }
+
+  private check(): void {
+    this.unchecked = 0;
+    const now = performance.now();
+    if (now > this.deadline) throw SPENT;
+    if (!this.phaseGuarded) this.guardFrom = guardLength(this.deadline - now);
+  }
+
+  private guardedExec(regex: RegExp, input: string): RegExpExecArray | null {
+    const remaining = this.deadline - performance.now();
+    if (remaining <= 0 || isInterruptibleRunning()) {
+      if (remaining <= 0) throw SPENT;
+      return regex.exec(input);
+    }
+    return runInterruptible(() => regex.exec(input), remaining);
+  }
+}

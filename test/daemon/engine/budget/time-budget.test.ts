@@ -1,0 +1,106 @@
+// The time budget's three mechanisms, each on its own (../time-budget.test.ts runs CRS through it):
+// the cheap clock checks, a watchdog around one long exec, a watchdog around a whole phase. No
+// assertion is on a duration: each case runs work that would go on far past the budget (or forever)
+// and checks that the budget is what ended it.
+import { describe, expect, it } from 'vitest';
+import { CHECK_AFTER_BYTES, CHECK_EVERY_BYTES, EngineBudgetExceeded, guardLength, TimeBudget } from '../../../../daemon/engine/budget/time-budget.js';
+import { Interrupted, runInterruptible } from '../../../../daemon/engine/budget/interruptible.js';
+import { enableRegexBacktrackFallback } from '../../../../daemon/engine/regex-safety.js';
+import { compilePcre } from '../../../../daemon/engine/regex/index.js';
+import { crsRxRules } from '../../../../bench/rx-fuzz/crs-rx-rules.js';
+
+enableRegexBacktrackFallback();
+
+function busyMs(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) { /* spin: stands for an expensive operator */ }
+}
+
+function caught(run: () => void): unknown {
+  try {
+    run();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
+// CRS 941160 (PL1) on `<<` x n + `!`: V8's linear engine at ~45 us a byte (bench/rx-fuzz).
+const slowRegex = compilePcre(crsRxRules().find((r) => r.ruleId === '941160')!.pattern).regex;
+// 64 KiB: one exec takes ~3 s on this box (2026-11-25, load ~8): far past any budget here.
+const slowSubject = '<<'.repeat(32768) + '!';
+
+describe('TimeBudget', () => {
+  it('cheap checks: short execs that add up end the phase with the rule being evaluated', () => {
+    const budget = new TimeBudget(20);
+    const err = caught(() =>
+      budget.runPhase(2, 10, () => {
+        // Unbounded without the budget: each round is 1 ms of "operator" and one short exec.
+        for (;;) {
+          busyMs(1);
+          budget.exec(/x/, 'a'.repeat(CHECK_AFTER_BYTES));
+        }
+      }, () => 942100),
+    );
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+    const e = err as EngineBudgetExceeded;
+    expect([e.code, e.phase, e.ruleId, e.budgetMs]).toEqual(['ENGINE_BUDGET_EXCEEDED', 2, 942100, 20]);
+    expect(e.elapsedMs).toBeGreaterThanOrEqual(20);
+    expect(e.message).toMatch(/budget of 20 ms exceeded .* in phase 2 at rule 942100/);
+  });
+
+  it('execs on short subjects read the clock only every CHECK_EVERY_BYTES bytes', () => {
+    const budget = new TimeBudget(5);
+    let execs = 0;
+    const err = caught(() =>
+      budget.runPhase(1, 0, () => {
+        busyMs(10); // the budget is already spent: only a check can notice it
+        for (;;) {
+          budget.exec(/x/, 'abcd');
+          execs++;
+        }
+      }, () => undefined),
+    );
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+    expect(execs).toBe(CHECK_EVERY_BYTES / 4 - 1); // the exec that reached 256 bytes threw
+  });
+
+  it('a watchdog stops one long exec the checks could not interrupt', () => {
+    const budget = new TimeBudget(30);
+    expect(slowSubject.length).toBeGreaterThanOrEqual(guardLength(30));
+    // longestInput 0: the phase itself is not guarded, so this is the per-exec watchdog.
+    const err = caught(() => budget.runPhase(2, 0, () => { budget.exec(slowRegex, slowSubject); }, () => 941160));
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+    expect((err as EngineBudgetExceeded).ruleId).toBe(941160);
+  });
+
+  it('a phase with a long input runs under one watchdog: even work between checks is stopped', () => {
+    const budget = new TimeBudget(30);
+    const err = caught(() => budget.runPhase(2, guardLength(30), () => { for (;;) busyMs(1); }, () => 920170));
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+    expect((err as EngineBudgetExceeded).ruleId).toBe(920170);
+  });
+
+  it('the budget is shared by the phases: a later phase gets what is left, then nothing', () => {
+    const budget = new TimeBudget(15);
+    budget.runPhase(1, 0, () => busyMs(16), () => undefined); // no check ran: the phase completes
+    const err = caught(() => budget.runPhase(2, 0, () => { throw new Error('not reached'); }, () => undefined));
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+    expect((err as EngineBudgetExceeded).phase).toBe(2);
+  });
+
+  it('errors other than the budget pass through unchanged', () => {
+    const budget = new TimeBudget(1000);
+    const boom = new Error('operator bug');
+    expect(caught(() => budget.runPhase(2, guardLength(1000), () => { throw boom; }, () => 1))).toBe(boom);
+    expect(caught(() => budget.runPhase(2, 0, () => { throw boom; }, () => 1))).toBe(boom);
+  });
+
+  it('an interrupted regex is left working: the next exec matches as before', () => {
+    expect(caught(() => runInterruptible(() => slowRegex.exec(slowSubject), 20))).toBeInstanceOf(Interrupted);
+    expect(slowRegex.lastIndex).toBe(0);
+    expect(slowRegex.exec('<script>alert(1)</script>')).not.toBeNull();
+    expect(slowRegex.exec('hello world')).toBeNull();
+    expect(runInterruptible(() => slowRegex.test('<<!'), 1000)).toBe(false);
+  });
+});
