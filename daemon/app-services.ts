@@ -138,7 +138,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     if (crs === null) logger.warn({ crs_dir: options.crsDir }, 'Core Rule Set not found: the edge runs the cms rule group only');
     const groups = new RuleGroups(crs, { log: (message) => logger.error(message) });
     groups.forParanoia(1); // compiled before the edge listens, not on the first request
-    const inspector = createEngineInspector(groups);
+    const inspector = createEngineInspector(groups, { timeBudgetMs: options.wafTimeBudgetMs });
     return createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
   };
 

@@ -55,7 +55,7 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
       trustedProxies: init.trustedProxies,
       challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
       fallbackTls: init.tls,
-      inspector: createEngineInspector(warmRuleGroups(init.crsDir)),
+      inspector: createEngineInspector(warmRuleGroups(init.crsDir), { timeBudgetMs: init.hardening.wafTimeBudgetMs }),
       limits: init.hardening.limits,
       maxBodyBytes: init.hardening.maxBodyBytes,
     });

@@ -7,6 +7,8 @@ import type { DaemonOptions } from './option-table.js';
 export interface EdgeHardening {
   limits: EdgeLimits;
   maxBodyBytes: number;
+  /** The WAF engine's time budget per request, ms (0: none). */
+  wafTimeBudgetMs: number;
 }
 
 export function edgeHardeningOf(options: DaemonOptions): EdgeHardening {
@@ -22,5 +24,6 @@ export function edgeHardeningOf(options: DaemonOptions): EdgeHardening {
       maxConnections: options.edgeMaxConnections,
     },
     maxBodyBytes: options.edgeMaxBodyBytes,
+    wafTimeBudgetMs: options.wafTimeBudgetMs,
   };
 }

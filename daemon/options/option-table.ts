@@ -45,6 +45,9 @@ export interface DaemonOptions {
   edgeShedLoopDelayMs: number;
   /** Per edge listener and worker; 0: unbounded. */
   edgeMaxConnections: number;
+  /** Wall-clock ms the WAF engine may spend on one request (daemon/engine/budget/); past it the site's
+   *  waf.onError decides. 0: no budget. */
+  wafTimeBudgetMs: number;
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -87,6 +90,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'edgeMaxInFlight', flag: 'edge-max-in-flight', env: 'WAFCTL_EDGE_MAX_IN_FLIGHT', file: 'edge_max_in_flight', kind: 'limit', fallback: () => 1024, help: 'requests one edge worker handles at once, more get 503 (0: unbounded)' },
   { key: 'edgeShedLoopDelayMs', flag: 'edge-shed-loop-delay-ms', env: 'WAFCTL_EDGE_SHED_LOOP_DELAY_MS', file: 'edge_shed_loop_delay_ms', kind: 'limit', fallback: () => 500, help: 'shed with 503 requests that waited longer than this on a stalled event loop (0: off)' },
   { key: 'edgeMaxConnections', flag: 'edge-max-connections', env: 'WAFCTL_EDGE_MAX_CONNECTIONS', file: 'edge_max_connections', kind: 'limit', fallback: () => 20_000, help: 'open client connections per edge listener and worker (0: unbounded)' },
+  { key: 'wafTimeBudgetMs', flag: 'waf-time-budget-ms', env: 'WAFCTL_WAF_TIME_BUDGET_MS', file: 'waf_time_budget_ms', kind: 'limit', fallback: () => 40, help: 'wall-clock ms the WAF engine may spend on one request; past it the site\'s on_engine_error applies (0: off)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
@@ -94,5 +98,5 @@ export const OPTION_ROWS: readonly OptionRow[] = [
 export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
   'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
-  'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections',
+  'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections', 'wafTimeBudgetMs',
 ]);

@@ -7,16 +7,24 @@ import type { RuleGroups } from './rule-groups.js';
 // phases 1 and 2, its logged matches as WAF events, its interruption as the block. A site in
 // detect mode is inspected the same way and never blocked. Rule counters are the TX variables
 // `wafctl_counter_<name>` a rule set (see proxy/inspector.ts). Each site runs the rule set of its
-// own settings (snapshot `waf.rules`, handed over as `request.site.rules`).
+// own settings (snapshot `waf.rules`, handed over as `request.site.rules`). With a time budget,
+// a request the engine cannot finish in time throws EngineBudgetExceeded (engine/budget/), which
+// the edge handles as any engine failure: the site's waf.onError (fail-closed by default).
 
 const COUNTER_PREFIX = 'wafctl_counter_';
 const CMS_FIRST_ID = 200000;
 const CMS_LAST_ID = 200999;
 
-export function createEngineInspector(groups: RuleGroups): RequestInspector {
+export interface EngineInspectorOptions {
+  /** Wall-clock ms per request for the rules (the daemon's --waf-time-budget-ms); 0 or absent: none. */
+  timeBudgetMs?: number;
+}
+
+export function createEngineInspector(groups: RuleGroups, options: EngineInspectorOptions = {}): RequestInspector {
+  const budgetMs = options.timeBudgetMs ?? 0;
   return {
     wantsBody: () => true,
-    inspect: (request) => inspect(wafFor(groups, request.site), request),
+    inspect: (request) => inspect(wafFor(groups, request.site), request, budgetMs),
   };
 }
 
@@ -25,7 +33,7 @@ function wafFor(groups: RuleGroups, site: InspectedRequest['site']): Waf {
   return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
 
-function inspect(waf: Waf, request: InspectedRequest): Verdict | null {
+function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict | null {
   const tx = waf.newTransaction({
     remoteAddr: request.clientAddr,
     remotePort: request.clientPort,
@@ -37,6 +45,7 @@ function inspect(waf: Waf, request: InspectedRequest): Verdict | null {
     headers: engineHeaders(request.headers),
     body: request.body ?? undefined,
   });
+  if (budgetMs > 0) tx.setTimeBudget(budgetMs);
   const interruption = tx.processRequest();
   const matches: RuleMatch[] = [];
   for (const match of tx.matches) {

@@ -1,5 +1,6 @@
 import type { Waf } from '../engine/waf.js';
 import { compileRuleSet, ruleCount, type CrsLocation } from './rule-set-builder.js';
+import { warmUp } from '../engine/budget/warm-up.js';
 import { defaultRuleSettings, onRuleSettingsAnnounced, withoutUserFiles, type WafRuleSettings } from './rule-settings.js';
 
 export { BASE_SETTINGS, CMS_RULES, findCrs, type CrsLocation } from './rule-set-builder.js';
@@ -86,6 +87,8 @@ export class RuleGroups {
     let outcome: RuleSetOutcome;
     try {
       const waf = compileRuleSet(settings, this.crs);
+      // A cold set would spend the first requests' time budget compiling regexes (engine/budget/warm-up.ts).
+      warmUp(waf);
       outcome = { ok: true, waf, rules: ruleCount(waf) };
     } catch (error) {
       outcome = { ok: false, error: (error as Error).message };
