@@ -97,7 +97,7 @@ async function start(ctx: CommandContext, options: StartOptions): Promise<void> 
   if (!result.ok) throw new CliError('daemon_start_failed', result.reason);
   const status = result.status;
   ctx.out.info(`wafctl daemon started (pid ${status.pid}), data in ${status.data_dir}`);
-  ctx.out.fields(statusFields(status), status);
+  ctx.out.fields(statusFields(status, { withLoad: false }), status);
   if (options.demo && status.demo && !ctx.out.json) {
     ctx.out.info(`\nDemo site ${status.demo.domain} -> ${status.demo.origin}. Try:`);
     ctx.io.stdout.write(status.demo.try.map((line) => `  ${line}`).join('\n') + '\n');

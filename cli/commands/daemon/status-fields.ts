@@ -11,7 +11,8 @@ export function formatUptime(seconds: number): string {
   return parts.join(' ');
 }
 
-export function statusFields(status: DaemonStatusView): Array<[string, string]> {
+/** `withLoad: false` for `daemon start`, where the edge has served nothing yet. */
+export function statusFields(status: DaemonStatusView, { withLoad = true } = {}): Array<[string, string]> {
   return [
     ['pid', String(status.pid)],
     ['version', status.version],
@@ -24,7 +25,7 @@ export function statusFields(status: DaemonStatusView): Array<[string, string]> 
     ['sites', String(status.sites)],
     ['core rule set', status.crs.found ? status.crs.dir : `not found (looked in ${status.crs.dir})`],
     ['workers', String(status.workers)],
-    ...(status.edge ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
+    ...(status.edge && withLoad ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
   ];
 }
 

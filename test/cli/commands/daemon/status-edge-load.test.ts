@@ -17,6 +17,8 @@ describe('daemon status: edge load', () => {
   it('is a field of the human output when the daemon reports it, and absent when it does not', () => {
     expect(statusFields({ ...STATUS, edge: LOAD })).toContainEqual(['edge load', formatEdgeLoad(LOAD)]);
     expect(statusFields({ ...STATUS, edge: null }).map(([label]) => label)).not.toContain('edge load');
+    // daemon start prints the same fields, but a just-started edge has served nothing: no line of zeros.
+    expect(statusFields({ ...STATUS, edge: LOAD }, { withLoad: false }).map(([label]) => label)).not.toContain('edge load');
   });
 
   it('the CLI prints it, and --json passes the object through', async () => {
