@@ -23,6 +23,9 @@ export class VarEntry {
   missOwner: object | undefined = undefined;
   /** Scratch mark for one pass over a list (rules/distinct-values.ts). */
   mark = 0;
+  /** Which byte classes `value` holds (rules/byte-gate.ts), two 31-bit masks; -1 until computed. */
+  gateLo = -1;
+  gateHi = -1;
 
   constructor(
     /** The name as sent ('' for a scalar variable). */

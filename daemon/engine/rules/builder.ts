@@ -14,6 +14,7 @@ import type { Transformation } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { assignMissBits } from './miss-bits.js';
+import { assignRxGates } from './rx-gates.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 export interface Registries {
@@ -129,6 +130,7 @@ export class RuleSetBuilder {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
+    assignRxGates(this.rules, this.registries.operators);
     for (const rule of this.rules) {
       rule.evaluate = rule.operator?.evaluate;
       rule.negated = rule.operator?.negated ?? false;

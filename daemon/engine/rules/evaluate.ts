@@ -12,6 +12,7 @@ import { VarEntry, SHARE_FROM } from '../collections/keyed-list.js';
 import type { Transaction } from '../transaction.js';
 import type { OperatorRuntime } from '../operators/types.js';
 import { distinctValues } from './distinct-values.js';
+import { mayMatch } from './byte-gate.js';
 
 const PASS: Disruptive = { kind: 'pass' };
 const NONE: readonly VarEntry[] = [];
@@ -60,7 +61,8 @@ function multiMatchHit(tx: Transaction, rule: Rule, entry: VarEntry): string | u
   const operator = rule.operator!;
   const runtime = tx.operatorRuntime(rule.capture);
   let previous = entry.value;
-  if (operator.evaluate(previous, runtime) !== operator.negated) return previous;
+  const gated = (rule.gateLo | rule.gateHi) !== 0 && !mayMatch(entry.leader, rule.gateLo, rule.gateHi);
+  if ((gated ? false : operator.evaluate(previous, runtime)) !== operator.negated) return previous;
   for (const step of rule.transform!.path) {
     const value = tx.transform(entry, step);
     if (value === previous) continue;
@@ -83,10 +85,15 @@ function anyDistinctMatches(tx: Transaction, rule: Rule, leaders: readonly VarEn
   const evaluate = rule.evaluate!;
   const word = rule.missBit >> 5;
   const mask = 1 << (rule.missBit & 31);
+  const gateLo = rule.gateLo;
+  const gateHi = rule.gateHi;
+  const gated = (gateLo | gateHi) !== 0;
   for (let i = 0; i < leaders.length; i++) {
     const cell = leaders[i];
     if (tx.knownMiss(cell, word, mask)) continue;
-    if (evaluate(transformedValue(tx, rule, cell), runtime)) return true;
+    const value = transformedValue(tx, rule, cell);
+    if (gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) continue;
+    if (evaluate(value, runtime)) return true;
     tx.rememberMiss(cell, word, mask);
   }
   return false;
@@ -106,6 +113,9 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
   const missWord = missBit >> 5;
   const missMask = 1 << (missBit & 31);
   const multi = rule.multiMatch && step !== undefined;
+  const gateLo = rule.gateLo;
+  const gateHi = rule.gateHi;
+  const gated = (gateLo | gateHi) !== 0;
   const runtime = tx.operatorRuntime(rule.capture);
   const targets = rule.targets;
   let matched = false;
@@ -149,7 +159,8 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
           if (value === undefined) value = tx.transform(cell, step);
         }
         let result = false;
-        if (!knownMiss) {
+        // The byte gate: the value lacks every byte the regex needs (byte-gate.ts).
+        if (!knownMiss && !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi))) {
           result = evaluate(value, runtime);
           if (!result && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
         }

@@ -38,6 +38,10 @@ export class Rule {
   stepId = -1;
   /** This rule's bit in a value's operator-miss bits, or -1 (rules/miss-bits.ts). */
   missBit = -1;
+  /** Byte classes of which a value needs one for the operator to match (rules/byte-gate.ts);
+   *  both 0 = no gate. */
+  gateLo = 0;
+  gateHi = 0;
   targets: CompiledTarget[] = [];
   /** The transformation chain's last step; undefined = none. */
   transform: TransformStep | undefined;
