@@ -16,6 +16,7 @@ import type { RuleSet } from './rules/rule-set.js';
 import type { RuleMatch, Interruption } from './rules/match.js';
 import { transformedValue, type TransformStep } from './rules/transform-chain.js';
 import { evaluatePhase, effectiveDisruptive } from './rules/evaluate.js';
+import type { DistinctValues } from './rules/distinct-values.js';
 import type { ActionContext, TransactionSettings } from './actions/context.js';
 import { SEVERITY_NAMES } from './actions/severity.js';
 import type { MatchedValue, RuleFacts } from './variables/context.js';
@@ -88,7 +89,7 @@ export class Transaction implements ActionContext {
   readonly slotEntries: Array<readonly VarEntry[] | undefined>;
   /** Per target slot: the distinct values (leaders) of its entries when some repeat, else null;
    *  undefined until asked for (rules/distinct-values.ts). */
-  readonly slotDistinct: Array<readonly VarEntry[] | null | undefined>;
+  readonly slotDistinct: Array<DistinctValues | null | undefined>;
   private slotPhase = 0;
   private missTable = NO_MISSES;
   private missUsed = 0;
@@ -218,6 +219,11 @@ export class Transaction implements ActionContext {
   /** `entry.value` after `step` (and its parents), cached on the entry's leader by step. */
   transform(entry: VarEntry, step: TransformStep): string {
     return transformedValue(entry.leader, step, this.host.ruleSet.byteClasses, this.host.ruleSet.transformSteps);
+  }
+
+  /** Per byte: the transformation trigger bits (rules/transform-chain.ts). */
+  get byteClasses(): Int32Array {
+    return this.host.ruleSet.byteClasses;
   }
 
   /** The rule (by its miss bit's word and mask) is known to miss on this value (rules/miss-bits.ts). */

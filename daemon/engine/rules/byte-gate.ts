@@ -58,8 +58,9 @@ export function gateMasksOf(bytes: ByteSet): GateMasks {
   return { lo, hi };
 }
 
-/** Fills `cell.gateLo/gateHi` with the classes of the bytes in its value (once per value). */
-function computeValueMasks(cell: VarEntry): void {
+/** Fills `cell.gateLo/gateHi` with the classes of the bytes in its value, once per value. */
+export function computeValueMasks(cell: VarEntry): void {
+  if (cell.gateLo >= 0) return;
   const value = cell.value;
   let lo = 0;
   let hi = 0;
@@ -81,6 +82,6 @@ function computeValueMasks(cell: VarEntry): void {
 /** False when `cell.value` holds no byte of the classes in (lo, hi): the rule's regex cannot
  *  match it. Only for the untransformed value (the caller checks that the value is `cell.value`). */
 export function mayMatch(cell: VarEntry, lo: number, hi: number): boolean {
-  if (cell.gateLo < 0) computeValueMasks(cell);
+  computeValueMasks(cell);
   return (cell.gateLo & lo) !== 0 || (cell.gateHi & hi) !== 0;
 }

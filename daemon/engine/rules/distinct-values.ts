@@ -6,6 +6,7 @@
 import type { VarEntry } from '../collections/keyed-list.js';
 import type { CompiledTarget } from '../variables/targets.js';
 import type { Transaction } from '../transaction.js';
+import { GateColumns } from './gate-columns.js';
 
 let pass = 0;
 
@@ -23,14 +24,28 @@ function leadersOf(entries: readonly VarEntry[]): readonly VarEntry[] | null {
   return leaders.length < entries.length ? leaders : null;
 }
 
+/** A slotted list's distinct values (leaders), kept by the transaction for the phase. */
+export class DistinctValues {
+  private columns: GateColumns | undefined = undefined;
+
+  constructor(readonly leaders: readonly VarEntry[]) {}
+
+  /** The leaders' byte-gate masks side by side (gate-columns.ts), made on first use. */
+  gateColumns(byteClasses: Int32Array): GateColumns {
+    this.columns ??= new GateColumns(this.leaders, byteClasses);
+    return this.columns;
+  }
+}
+
 /** The distinct values of a slotted target's entries (computed once per phase), or null. */
-export function distinctValues(tx: Transaction, target: CompiledTarget, entries: readonly VarEntry[]): readonly VarEntry[] | null {
+export function distinctValues(tx: Transaction, target: CompiledTarget, entries: readonly VarEntry[]): DistinctValues | null {
   const slot = target.slot!;
   if (slot < 0) return null;
-  let leaders = tx.slotDistinct[slot];
-  if (leaders === undefined) {
-    leaders = leadersOf(entries);
-    tx.slotDistinct[slot] = leaders;
+  let distinct = tx.slotDistinct[slot];
+  if (distinct === undefined) {
+    const leaders = leadersOf(entries);
+    distinct = leaders === null ? null : new DistinctValues(leaders);
+    tx.slotDistinct[slot] = distinct;
   }
-  return leaders;
+  return distinct;
 }

@@ -11,7 +11,7 @@ import { withoutSelected, type CompiledTarget } from '../variables/targets.js';
 import { VarEntry, SHARE_FROM } from '../collections/keyed-list.js';
 import type { Transaction } from '../transaction.js';
 import type { OperatorRuntime } from '../operators/types.js';
-import { distinctValues } from './distinct-values.js';
+import { distinctValues, type DistinctValues } from './distinct-values.js';
 import { mayMatch } from './byte-gate.js';
 
 const PASS: Disruptive = { kind: 'pass' };
@@ -81,14 +81,19 @@ function transformedValue(tx: Transaction, rule: Rule, cell: VarEntry): string {
 }
 
 /** Tries each distinct value once (see distinct-values.ts); misses are remembered on the leaders. */
-function anyDistinctMatches(tx: Transaction, rule: Rule, leaders: readonly VarEntry[], runtime: OperatorRuntime): boolean {
+function anyDistinctMatches(tx: Transaction, rule: Rule, distinct: DistinctValues, runtime: OperatorRuntime): boolean {
+  const leaders = distinct.leaders;
   const evaluate = rule.evaluate!;
   const word = rule.missBit >> 5;
   const mask = 1 << (rule.missBit & 31);
   const gateLo = rule.gateLo;
   const gateHi = rule.gateHi;
   const gated = (gateLo | gateHi) !== 0;
+  // The gate read from columns (gate-columns.ts): values it stops are not even looked at.
+  const triggers = rule.gateTriggers;
+  const columns = gated && triggers >= 0 ? distinct.gateColumns(tx.byteClasses) : undefined;
   for (let i = 0; i < leaders.length; i++) {
+    if (columns !== undefined && (columns.triggers[i] & triggers) === 0 && (columns.lo[i] & gateLo) === 0 && (columns.hi[i] & gateHi) === 0) continue;
     const cell = leaders[i];
     if (tx.knownMiss(cell, word, mask)) continue;
     const value = transformedValue(tx, rule, cell);
@@ -132,8 +137,8 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       continue;
     }
     if (missBit >= 0 && !negated && !multi && entries.length >= SHARE_FROM && !tx.removesTargets) {
-      const leaders = distinctValues(tx, target, entries);
-      if (leaders !== null && !anyDistinctMatches(tx, rule, leaders, runtime)) continue;
+      const distinct = distinctValues(tx, target, entries);
+      if (distinct !== null && !anyDistinctMatches(tx, rule, distinct, runtime)) continue;
     }
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e];

@@ -42,6 +42,9 @@ export class Rule {
    *  both 0 = no gate. */
   gateLo = 0;
   gateHi = 0;
+  /** With a gate: the trigger bits of its transformations (a value holding none of them reaches
+   *  the operator unchanged, so the gate applies), or -1 when one of them always runs. */
+  gateTriggers = -1;
   targets: CompiledTarget[] = [];
   /** The transformation chain's last step; undefined = none. */
   transform: TransformStep | undefined;

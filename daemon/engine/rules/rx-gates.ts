@@ -25,5 +25,16 @@ export function assignRxGates(rules: readonly Rule[], operators: ReadonlyMap<str
     }
     rule.gateLo = masks.lo;
     rule.gateHi = masks.hi;
+    rule.gateTriggers = chainTriggers(rule);
   }
+}
+
+/** The trigger bits of the rule's transformations, or -1 when one has none (always runs). */
+function chainTriggers(rule: Rule): number {
+  let bits = 0;
+  for (const step of rule.transform?.path ?? []) {
+    if (step.triggerBit === 0) return -1;
+    bits |= step.triggerBit;
+  }
+  return bits;
 }

@@ -99,7 +99,8 @@ export function transformedValue(cell: VarEntry, step: TransformStep, byteClasse
   return result;
 }
 
-function classesOf(cell: VarEntry, table: Int32Array): number {
+/** The trigger bits of `cell.value` (computed once per value). */
+export function classesOf(cell: VarEntry, table: Int32Array): number {
   if (cell.byteClasses === -1) cell.byteClasses = byteClassesOf(cell.value, table);
   return cell.byteClasses;
 }
