@@ -48,8 +48,10 @@ export const setvarAction: ActionDefinition = {
       }
       const expanded = value.expand(tx);
       if (fixedSlot < 0) {
-        const current = op === 'set' ? '' : col.get(key.toLowerCase(), col.expiring ? tx.now() : 0);
-        col.set(key, op === 'set' ? expanded : arithmetic(op, current, expanded));
+        // A name built per match (`tx.paramcounter_%{MATCHED_VAR_NAME}`): lower-cased once.
+        const lower = key.toLowerCase();
+        const current = op === 'set' ? '' : col.get(lower, col.expiring ? tx.now() : 0);
+        col.setLowered(lower, key, op === 'set' ? expanded : arithmetic(op, current, expanded));
         return;
       }
       const current = op === 'set' ? '' : col.getBySlot(fixedSlot, col.expiring ? tx.now() : 0);

@@ -70,6 +70,11 @@ export class MutableCollection {
     this.store(this.vars.get(lower), lower, key, value, -2);
   }
 
+  /** set() with the lower-cased key already at hand. */
+  setLowered(lower: string, key: string, value: string): void {
+    this.store(this.vars.get(lower), lower, key, value, -2);
+  }
+
   /** set() with the lower-cased key and its slot already at hand (setvar computes them at load). */
   setBySlot(slot: number, lower: string, key: string, value: string): void {
     this.store(this.bySlot(slot), lower, key, value, slot);

@@ -65,6 +65,12 @@ export class Macro {
         continue;
       }
       const { variable, keyLower } = part;
+      if (keyLower === undefined && variable.read !== undefined) {
+        // A scalar: its text directly (what entries(ctx)[0].value would be, without the entry).
+        const value = variable.read(ctx);
+        if (value !== undefined) out += value;
+        continue;
+      }
       const found =
         keyLower === undefined
           ? variable.entries(ctx)

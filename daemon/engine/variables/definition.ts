@@ -21,6 +21,9 @@ export interface VariableDefinition {
   /** XML: the selector is an XPath expression passed through as written. */
   readonly selectorIsExpression?: boolean;
   byExpression?(ctx: VariableContext, expression: string): readonly VarEntry[];
+  /** A scalar's value as `entries` would give it, without building the entry: macro expansion
+   *  (`%{MATCHED_VAR_NAME}` in a setvar runs once per matching value) needs only the text. */
+  readonly read?: (ctx: VariableContext) => string | number | undefined;
 }
 
 const NONE: readonly VarEntry[] = [];
@@ -30,6 +33,7 @@ export function scalar(name: string, read: (ctx: VariableContext) => string | nu
   return {
     name,
     collection: false,
+    read,
     entries(ctx) {
       const raw = read(ctx);
       if (raw === undefined) return NONE;

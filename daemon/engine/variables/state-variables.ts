@@ -23,6 +23,28 @@ function ruleEntries(c: VariableContext) {
   return out;
 }
 
+/** The RULE field `key` (as ruleEntries names them), or undefined. */
+function ruleValue(c: VariableContext, key: string): string | undefined {
+  const rule = c.rule;
+  if (rule === undefined) return undefined;
+  switch (key) {
+    case 'id':
+      return String(rule.id);
+    case 'rev':
+      return rule.rev;
+    case 'severity':
+      return rule.severity === undefined ? undefined : String(rule.severity);
+    case 'ver':
+      return rule.ver;
+    case 'msg':
+      return rule.msgText;
+    case 'logdata':
+      return rule.logdataText;
+    default:
+      return undefined;
+  }
+}
+
 export const stateVariables: VariableDefinition[] = [
   mutable('TX', (c) => c.tx),
   persistent('IP'),
@@ -36,7 +58,11 @@ export const stateVariables: VariableDefinition[] = [
     name: 'RULE',
     collection: true,
     entries: ruleEntries,
-    byKey: (c, key) => ruleEntries(c).filter((e) => e.key === key),
+    // %{rule.id} and %{rule.msg} expand on every match of CRS's scoring setvars: one entry, not all.
+    byKey: (c, key) => {
+      const value = ruleValue(c, key);
+      return value === undefined ? [] : [new VarEntry(key, value)];
+    },
   },
   scalar('MATCHED_VAR', (c) => c.matchedVar?.value),
   scalar('MATCHED_VAR_NAME', (c) => c.matchedVar?.name),
