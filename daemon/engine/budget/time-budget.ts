@@ -6,8 +6,8 @@
 // that gives up sets MSC_PCRE_LIMITS_EXCEEDED); here the whole transaction has one budget instead.
 //
 // Three mechanisms, cheapest first (figures and the decision: ../README.md, "Time budget"):
-// 1. Cheap checks: the @rx matcher reports each subject's length; the clock is read once 256 bytes
-//    have been scanned since the last read, or after any exec on a subject of 64+ bytes.
+// 1. Cheap checks: every exec adds its subject length squared to a counter, and the clock is read
+//    when the counter passes CHECK_EVERY_SQUARED_BYTES (a GET at PL1: ~10 reads for ~250 execs).
 // 2. A watchdog per exec: one exec cannot be stopped by a check, so a subject long enough that one
 //    exec could end far past the deadline (guardFrom, from the time left) runs interruptible.
 // 3. A watchdog per phase: when the phase's inputs hold such a long value (a 2 KiB form body), the
@@ -17,10 +17,12 @@
 import { performance } from 'node:perf_hooks';
 import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
 
-/** Bytes scanned by short execs before the clock is read (one read costs ~55 ns). */
-export const CHECK_EVERY_BYTES = 256;
-/** An exec on a subject this long is followed by a clock read. */
-export const CHECK_AFTER_BYTES = 64;
+/** When the clock is read: after execs whose squared subject lengths add up to this (one read costs
+ *  ~55 ns). The worst exec cost measured in V8's linear engine grows about with the square of the
+ *  length up to ~0.5 KiB (CRS 941160 on `<<`: 63 B 0.13 ms, 129 B 0.55 ms, 513 B 16 ms; linear at
+ *  ~45 us a byte beyond), so between two reads at most ~1.5 ms of regex work can pass, whether it is
+ *  one exec on 200 bytes or a hundred on 20; any exec on 200 bytes or more is followed by a read. */
+export const CHECK_EVERY_SQUARED_BYTES = 200 * 200;
 /** The worst cost per subject byte measured for a CRS 3.3.4 regex in V8's linear engine (941160,
  *  942330, 941320 on 2-4 KiB runs; bench/rx-fuzz). */
 export const WORST_US_PER_BYTE = 45;
@@ -65,11 +67,8 @@ export class TimeBudget {
   exec(regex: RegExp, input: string): RegExpExecArray | null {
     const length = input.length;
     const match = length < this.guardFrom ? regex.exec(input) : this.guardedExec(regex, input);
-    if (length < CHECK_AFTER_BYTES) {
-      this.unchecked += length;
-      if (this.unchecked < CHECK_EVERY_BYTES) return match;
-    }
-    this.check();
+    this.unchecked += length * length;
+    if (this.unchecked >= CHECK_EVERY_SQUARED_BYTES) this.check();
     return match;
   }
 

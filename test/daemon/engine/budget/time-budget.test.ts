@@ -3,7 +3,7 @@
 // assertion is on a duration: each case runs work that would go on far past the budget (or forever)
 // and checks that the budget is what ended it.
 import { describe, expect, it } from 'vitest';
-import { CHECK_AFTER_BYTES, CHECK_EVERY_BYTES, EngineBudgetExceeded, guardLength, TimeBudget } from '../../../../daemon/engine/budget/time-budget.js';
+import { CHECK_EVERY_SQUARED_BYTES, EngineBudgetExceeded, guardLength, TimeBudget } from '../../../../daemon/engine/budget/time-budget.js';
 import { Interrupted, runInterruptible } from '../../../../daemon/engine/budget/interruptible.js';
 import { enableRegexBacktrackFallback } from '../../../../daemon/engine/regex-safety.js';
 import { compilePcre } from '../../../../daemon/engine/regex/index.js';
@@ -38,7 +38,7 @@ describe('TimeBudget', () => {
         // Unbounded without the budget: each round is 1 ms of "operator" and one short exec.
         for (;;) {
           busyMs(1);
-          budget.exec(/x/, 'a'.repeat(CHECK_AFTER_BYTES));
+          budget.exec(/x/, 'a'.repeat(200)); // 200 bytes: a clock read after each
         }
       }, () => 942100),
     );
@@ -49,7 +49,7 @@ describe('TimeBudget', () => {
     expect(e.message).toMatch(/budget of 20 ms exceeded .* in phase 2 at rule 942100/);
   });
 
-  it('execs on short subjects read the clock only every CHECK_EVERY_BYTES bytes', () => {
+  it('execs on short subjects read the clock once their squared lengths add up to CHECK_EVERY_SQUARED_BYTES', () => {
     const budget = new TimeBudget(5);
     let execs = 0;
     const err = caught(() =>
@@ -62,7 +62,7 @@ describe('TimeBudget', () => {
       }, () => undefined),
     );
     expect(err).toBeInstanceOf(EngineBudgetExceeded);
-    expect(execs).toBe(CHECK_EVERY_BYTES / 4 - 1); // the exec that reached 256 bytes threw
+    expect(execs).toBe(CHECK_EVERY_SQUARED_BYTES / 16 - 1); // 4 bytes count 16: the exec that reached the sum threw
   });
 
   it('a watchdog stops one long exec the checks could not interrupt', () => {
