@@ -166,7 +166,9 @@ export class Transaction implements ActionContext {
 
   processRequestBody(): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
+    const bodyStarted = this.budget === undefined ? 0 : performance.now();
     const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors);
+    this.budget?.spend(performance.now() - bodyStarted); // parsing the body holds the loop too
     this.body = stage.body;
     this.args = this.request.argsGet.concat(stage.body.argsPost);
     this.inboundDataError = stage.inboundDataError;

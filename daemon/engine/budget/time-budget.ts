@@ -101,6 +101,11 @@ export class TimeBudget {
     }
   }
 
+  /** Counts work done outside the phases (the request body's parsing) against the budget. */
+  spend(ms: number): void {
+    this.spentMs += ms;
+  }
+
   private check(): void {
     this.unchecked = 0;
     const now = performance.now();

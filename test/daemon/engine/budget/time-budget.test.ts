@@ -89,6 +89,14 @@ describe('TimeBudget', () => {
     expect((err as EngineBudgetExceeded).phase).toBe(2);
   });
 
+  it('work outside the phases (the body parse) counts against the budget', () => {
+    const budget = new TimeBudget(15);
+    budget.runPhase(1, 0, () => undefined, () => undefined);
+    budget.spend(15);
+    const err = caught(() => budget.runPhase(2, 0, () => { throw new Error('not reached'); }, () => undefined));
+    expect(err).toBeInstanceOf(EngineBudgetExceeded);
+  });
+
   it('errors other than the budget pass through unchanged', () => {
     const budget = new TimeBudget(1000);
     const boom = new Error('operator bug');
