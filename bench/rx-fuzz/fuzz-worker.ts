@@ -7,14 +7,15 @@ import { compilePcre } from '../../daemon/engine/regex/index.js';
 import { enableRegexBacktrackFallback } from '../../daemon/engine/regex-safety.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
+import { EngineBudgetExceeded } from '../../daemon/engine/budget/time-budget.js';
 import { pathologicalInputs } from './pathological-inputs.js';
 import { requestsFor } from './placements.js';
 
 export type Job =
   | { kind: 'rx'; pattern: string; size: number; from: number; only?: string[] }
-  | { kind: 'requests'; values: string[]; from: number };
+  | { kind: 'requests'; values: string[]; from: number; timeBudgetMs: number };
 
-export type Report = { start: number } | { index: number; cpuMs: number; wallMs: number; blocked?: boolean } | { done: true };
+export type Report = { start: number } | { index: number; cpuMs: number; wallMs: number; blocked?: boolean; stoppedByBudget?: boolean } | { done: true };
 
 enableRegexBacktrackFallback(); // as Waf.load does, before any rule regex is compiled
 let waf: Waf | null = null;
@@ -48,13 +49,21 @@ parentPort!.on('message', (job: Job) => {
     const requests = job.values.flatMap((value) => requestsFor(value).map(([, request]) => request));
     for (let index = job.from; index < requests.length; index++) {
       let blocked = false;
+      let stoppedByBudget = false;
       parentPort!.postMessage({ start: index } satisfies Report);
       const t = timed(() => {
         const tx = waf!.newTransaction(requests[index]);
-        blocked = tx.processRequest() !== null;
-        tx.processLogging();
+        // With a budget, as the edge runs it: the engine gives up and the edge refuses (fail-closed).
+        if (job.timeBudgetMs > 0) tx.setTimeBudget(job.timeBudgetMs);
+        try {
+          blocked = tx.processRequest() !== null;
+          tx.processLogging();
+        } catch (err) {
+          if (!(err instanceof EngineBudgetExceeded)) throw err;
+          stoppedByBudget = true;
+        }
       });
-      parentPort!.postMessage({ index, blocked, ...t } satisfies Report);
+      parentPort!.postMessage({ index, blocked, stoppedByBudget, ...t } satisfies Report);
     }
   }
   parentPort!.postMessage({ done: true } satisfies Report);

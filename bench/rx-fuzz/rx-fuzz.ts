@@ -7,9 +7,14 @@
 // Evaluations run in a worker with a watchdog: one that runs past the budget is stopped (terminate
 // interrupts a running regex) and reported as "> budget", and the fuzz goes on.
 //
-//   npx tsx bench/rx-fuzz/rx-fuzz.ts [--budget-ms 3000] [--top 20] [--requests 10]
-// Prints the worst rules and requests (CPU ms; wall beside) and writes bench/rx-fuzz/results/latest.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The whole requests run twice: without the engine's time budget (daemon/engine/budget/) and with
+// it (--time-budget-ms, the daemon's default 40), where the engine gives up and the edge refuses.
+//
+//   npx tsx bench/rx-fuzz/rx-fuzz.ts [--budget-ms 3000] [--top 20] [--requests 10] [--time-budget-ms 40]
+//   npx tsx bench/rx-fuzz/rx-fuzz.ts --requests-only   (whole requests from the worst inputs in results/latest.json)
+// Prints the worst rules and requests (CPU ms; wall beside) and writes bench/rx-fuzz/results/latest.json
+// (--requests-only: results/requests-latest.json).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +32,9 @@ const arg = (name: string, fallback: number) => {
 const BUDGET_MS = arg('--budget-ms', 3_000);
 const TOP = arg('--top', 20);
 const REQUEST_RULES = arg('--requests', 10);
+const TIME_BUDGET_MS = arg('--time-budget-ms', 40);
+const REQUESTS_ONLY = process.argv.includes('--requests-only');
+const RESULTS = join(fileURLToPath(new URL('.', import.meta.url)), 'results');
 const SIZES = [1_024, 8_192, BODY_LIMIT - 64];
 const WORKER_URL = new URL('./fuzz-worker.ts', import.meta.url).href;
 
@@ -35,6 +43,7 @@ interface Result {
   wallMs: number;
   timedOut: boolean;
   blocked?: boolean;
+  stoppedByBudget?: boolean;
 }
 
 // One worker at a time, reused across jobs; replaced only when the watchdog had to stop it.
@@ -70,7 +79,7 @@ async function run(job: Job): Promise<Map<number, Result>> {
         else if ('start' in report) {
           current = report.start;
           arm();
-        } else results.set(report.index, { cpuMs: report.cpuMs, wallMs: report.wallMs, timedOut: false, blocked: report.blocked });
+        } else results.set(report.index, { cpuMs: report.cpuMs, wallMs: report.wallMs, timedOut: false, blocked: report.blocked, stoppedByBudget: report.stoppedByBudget });
       };
       const onError = (error: Error) => {
         clearTimeout(timer);
@@ -101,70 +110,101 @@ const loadStart = loadavg()[0];
 const cpu0 = process.cpuUsage();
 const wall0 = performance.now();
 const rules = crsRxRules();
-const worst: Worst[] = [];
+let worst: Worst[] = [];
 let evaluations = 0;
 let timeouts = 0;
 
-for (const [n, rule] of rules.entries()) {
-  const shapesAt = (size: number) => [...pathologicalInputs(rule.pattern, size)].map((p) => p.shape);
-  const small = await run({ kind: 'rx', pattern: rule.pattern, size: SIZES[0], from: 0 });
-  const smallShapes = shapesAt(SIZES[0]);
-  const ranked = [...small.entries()].sort((a, b) => b[1].cpuMs - a[1].cpuMs);
-  evaluations += small.size;
-  let best: Worst = { rule, shape: smallShapes[ranked[0][0]], size: SIZES[0], result: ranked[0][1] };
-  // Bigger sizes for the three worst shapes, unless one already ran past the budget (bigger only grows).
-  if (!best.result.timedOut) {
-    const only = ranked.slice(0, 3).map(([i]) => smallShapes[i]);
-    for (const size of SIZES.slice(1)) {
-      const shapes = shapesAt(size);
-      const bigger = await run({ kind: 'rx', pattern: rule.pattern, size, from: 0, only });
-      evaluations += bigger.size;
-      for (const [i, result] of bigger) if (result.cpuMs > best.result.cpuMs) best = { rule, shape: shapes[i], size, result };
-      if (best.result.timedOut) break;
-    }
-  }
-  if (best.result.timedOut) timeouts++;
-  worst.push(best);
-  if ((n + 1) % 25 === 0) console.error(`  ${n + 1}/${rules.length} rules, ${evaluations} evaluations, ${timeouts} over the ${BUDGET_MS} ms budget`);
+/** The worst input per rule of a previous full run (results/latest.json), for --requests-only. */
+function worstFromResults(): Worst[] {
+  const saved = JSON.parse(readFileSync(join(RESULTS, 'latest.json'), 'utf8')) as { worstRules: Array<{ rule: string; shape: string; bytes: number; cpuMs: number; wallMs: number; stoppedAtBudget: boolean }> };
+  return saved.worstRules.flatMap((w) => {
+    const rule = rules.find((r) => r.ruleId === w.rule && [...pathologicalInputs(r.pattern, w.bytes)].some((p) => p.shape === w.shape));
+    return rule ? [{ rule, shape: w.shape, size: w.bytes, result: { cpuMs: w.cpuMs, wallMs: w.wallMs, timedOut: w.stoppedAtBudget } }] : [];
+  });
 }
-worst.sort((a, b) => b.result.cpuMs - a.result.cpuMs);
 
-const cpu = process.cpuUsage(cpu0);
-console.log(`CRS 3.3.4 @rx: ${rules.length} regexes, ${evaluations.toLocaleString('en')} evaluations in ${((performance.now() - wall0) / 1000).toFixed(0)} s ` +
-  `(${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU); budget per evaluation ${BUDGET_MS} ms; load average ${loadStart.toFixed(1)} on 2 cores at start`);
-console.log(`\nworst ${TOP} rules: one evaluation of the rule's regex, CPU ms (wall beside); ">" = stopped at the budget`);
-console.log(`${'rule'.padEnd(8)} PL ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'bytes'.padStart(7)}  input`);
-const fmt = (r: Result, v: number) => (r.timedOut ? `>${BUDGET_MS}` : v.toFixed(1)).padStart(8);
-for (const w of worst.slice(0, TOP)) {
-  console.log(`${w.rule.ruleId.padEnd(8)} ${String(w.rule.paranoia).padStart(2)} ${fmt(w.result, w.result.cpuMs)} ${fmt(w.result, w.result.wallMs)} ${String(w.size).padStart(7)}  ${w.shape}  (${w.rule.file}:${w.rule.line})`);
+if (REQUESTS_ONLY) worst = worstFromResults();
+else {
+  for (const [n, rule] of rules.entries()) {
+    const shapesAt = (size: number) => [...pathologicalInputs(rule.pattern, size)].map((p) => p.shape);
+    const small = await run({ kind: 'rx', pattern: rule.pattern, size: SIZES[0], from: 0 });
+    const smallShapes = shapesAt(SIZES[0]);
+    const ranked = [...small.entries()].sort((a, b) => b[1].cpuMs - a[1].cpuMs);
+    evaluations += small.size;
+    let best: Worst = { rule, shape: smallShapes[ranked[0][0]], size: SIZES[0], result: ranked[0][1] };
+    // Bigger sizes for the three worst shapes, unless one already ran past the budget (bigger only grows).
+    if (!best.result.timedOut) {
+      const only = ranked.slice(0, 3).map(([i]) => smallShapes[i]);
+      for (const size of SIZES.slice(1)) {
+        const shapes = shapesAt(size);
+        const bigger = await run({ kind: 'rx', pattern: rule.pattern, size, from: 0, only });
+        evaluations += bigger.size;
+        for (const [i, result] of bigger) if (result.cpuMs > best.result.cpuMs) best = { rule, shape: shapes[i], size, result };
+        if (best.result.timedOut) break;
+      }
+    }
+    if (best.result.timedOut) timeouts++;
+    worst.push(best);
+    if ((n + 1) % 25 === 0) console.error(`  ${n + 1}/${rules.length} rules, ${evaluations} evaluations, ${timeouts} over the ${BUDGET_MS} ms budget`);
+  }
+  worst.sort((a, b) => b.result.cpuMs - a.result.cpuMs);
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`CRS 3.3.4 @rx: ${rules.length} regexes, ${evaluations.toLocaleString('en')} evaluations in ${((performance.now() - wall0) / 1000).toFixed(0)} s ` +
+    `(${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU); budget per evaluation ${BUDGET_MS} ms; load average ${loadStart.toFixed(1)} on 2 cores at start`);
+  console.log(`\nworst ${TOP} rules: one evaluation of the rule's regex, CPU ms (wall beside); ">" = stopped at the budget`);
+  console.log(`${'rule'.padEnd(8)} PL ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'bytes'.padStart(7)}  input`);
+  const fmt = (r: Result, v: number) => (r.timedOut ? `>${BUDGET_MS}` : v.toFixed(1)).padStart(8);
+  for (const w of worst.slice(0, TOP)) {
+    console.log(`${w.rule.ruleId.padEnd(8)} ${String(w.rule.paranoia).padStart(2)} ${fmt(w.result, w.result.cpuMs)} ${fmt(w.result, w.result.wallMs)} ${String(w.size).padStart(7)}  ${w.shape}  (${w.rule.file}:${w.rule.line})`);
+  }
+  const over = worst.filter((w) => w.result.cpuMs > LIMIT_MS);
+  console.log(`rules with an evaluation over ${LIMIT_MS} ms CPU: ${over.length} (${over.map((w) => `${w.rule.ruleId}/PL${w.rule.paranoia}`).join(', ')})`);
 }
 const over = worst.filter((w) => w.result.cpuMs > LIMIT_MS);
-console.log(`rules with an evaluation over ${LIMIT_MS} ms CPU: ${over.length} (${over.map((w) => `${w.rule.ruleId}/PL${w.rule.paranoia}`).join(', ')})`);
 
-// Whole requests: the worst input of the top rules, rebuilt at the size it was worst at, in each placement.
+// Whole requests: the worst input of the top rules, rebuilt at the size it was worst at, in each
+// placement; without the engine's time budget (before) and with it (after).
 const requestInputs = worst.slice(0, REQUEST_RULES).map((w) => {
   const value = [...pathologicalInputs(w.rule.pattern, w.size)].find((p) => p.shape === w.shape)!.value;
   return { w, value };
 });
-const requestResults = await run({ kind: 'requests', values: requestInputs.map((r) => r.value), from: 0 });
-const rows = [...requestResults.entries()].map(([i, result]) => {
-  const { w, value } = requestInputs[Math.floor(i / PLACEMENTS.length)];
-  const [placement, request] = requestsFor(value)[i % PLACEMENTS.length];
-  return { rule: w.rule.ruleId, shape: w.shape, placement, bytes: request.body?.length ?? Math.max(request.uri.length, ...request.headers.map(([, v]) => v.length)), result };
-}).sort((a, b) => b.result.cpuMs - a.result.cpuMs);
-console.log(`\nwhole requests through the PL4 rule set: ${rows.length} (worst inputs of the top ${REQUEST_RULES} rules x ${PLACEMENTS.length} placements), worst 15, CPU ms:`);
-for (const r of rows.slice(0, 15)) {
-  console.log(`  ${fmt(r.result, r.result.cpuMs)} cpu ${fmt(r.result, r.result.wallMs)} wall  ${r.placement.padEnd(10)} ${String(r.bytes).padStart(7)} B  ${r.result.timedOut ? '?      ' : r.result.blocked ? 'blocked' : 'passed '}  worst input of ${r.rule}: ${r.shape}`);
+type Row = { rule: string; shape: string; placement: string; bytes: number; result: Result };
+async function wholeRequests(timeBudgetMs: number): Promise<Row[]> {
+  const results = await run({ kind: 'requests', values: requestInputs.map((r) => r.value), from: 0, timeBudgetMs });
+  return [...results.entries()].map(([i, result]) => {
+    const { w, value } = requestInputs[Math.floor(i / PLACEMENTS.length)];
+    const [placement, request] = requestsFor(value)[i % PLACEMENTS.length];
+    return { rule: w.rule.ruleId, shape: w.shape, placement, bytes: request.body?.length ?? Math.max(request.uri.length, ...request.headers.map(([, v]) => v.length)), result };
+  }).sort((a, b) => b.result.wallMs - a.result.wallMs);
 }
-const overRequests = rows.filter((r) => r.result.cpuMs > LIMIT_MS).length;
-console.log(`requests holding the event loop over ${LIMIT_MS} ms (CPU): ${overRequests} of ${rows.length}; worst ${fmt(rows[0].result, rows[0].result.cpuMs).trim()} ms (ratio to target ${(rows[0].result.cpuMs / LIMIT_MS).toFixed(1)}${rows[0].result.timedOut ? '+' : ''})`);
+const fmt = (r: Result, v: number) => (r.timedOut ? `>${BUDGET_MS}` : v.toFixed(1)).padStart(8);
+const verdict = (r: Result) => (r.timedOut ? '?       ' : r.stoppedByBudget ? 'budget  ' : r.blocked ? 'blocked ' : 'passed  ');
+function printRequests(rows: Row[], label: string): void {
+  console.log(`\nwhole requests through the PL4 rule set, ${label}: ${rows.length} (worst inputs of the top ${REQUEST_RULES} rules x ${PLACEMENTS.length} placements), worst 15 by wall ms (the event-loop hold):`);
+  for (const r of rows.slice(0, 15)) {
+    console.log(`  ${fmt(r.result, r.result.wallMs)} wall ${fmt(r.result, r.result.cpuMs)} cpu  ${r.placement.padEnd(10)} ${String(r.bytes).padStart(7)} B  ${verdict(r.result)} worst input of ${r.rule}: ${r.shape}`);
+  }
+  const overWall = rows.filter((r) => r.result.wallMs > LIMIT_MS).length;
+  const stopped = rows.filter((r) => r.result.stoppedByBudget).length;
+  console.log(`requests holding the event loop over ${LIMIT_MS} ms (wall): ${overWall} of ${rows.length}; worst ${fmt(rows[0].result, rows[0].result.wallMs).trim()} ms wall (${rows[0].placement}, rule ${rows[0].rule}); stopped by the time budget: ${stopped}`);
+}
+const before = await wholeRequests(0);
+printRequests(before, 'no time budget');
+const after = TIME_BUDGET_MS > 0 ? await wholeRequests(TIME_BUDGET_MS) : [];
+if (after.length > 0) printRequests(after, `time budget ${TIME_BUDGET_MS} ms (as the daemon runs it)`);
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
-const out = join(fileURLToPath(new URL('.', import.meta.url)), 'results');
-mkdirSync(out, { recursive: true });
+mkdirSync(RESULTS, { recursive: true });
 await (worker as Worker | null)?.terminate();
-writeFileSync(join(out, 'latest.json'), JSON.stringify({
-  at: new Date().toISOString(), loadAverageAtStart: loadStart, budgetMs: BUDGET_MS, evaluations, regexes: rules.length,
-  worstRules: worst.slice(0, TOP).map((w) => ({ rule: w.rule.ruleId, paranoia: w.rule.paranoia, at: `${w.rule.file}:${w.rule.line}`, shape: w.shape, bytes: w.size, cpuMs: +w.result.cpuMs.toFixed(2), wallMs: +w.result.wallMs.toFixed(2), stoppedAtBudget: w.result.timedOut })),
-  rulesOver50ms: over.map((w) => ({ rule: w.rule.ruleId, paranoia: w.rule.paranoia, shape: w.shape, bytes: w.size, cpuMs: +w.result.cpuMs.toFixed(1), stoppedAtBudget: w.result.timedOut })),
-  worstRequests: rows.slice(0, 15).map((r) => ({ rule: r.rule, placement: r.placement, shape: r.shape, bytes: r.bytes, cpuMs: +r.result.cpuMs.toFixed(1), stoppedAtBudget: r.result.timedOut, blocked: r.result.blocked })),
-}, null, 2) + '\n');
+const requestSummary = (rows: Row[]) => rows.slice(0, 15).map((r) => ({ rule: r.rule, placement: r.placement, shape: r.shape, bytes: r.bytes, wallMs: +r.result.wallMs.toFixed(1), cpuMs: +r.result.cpuMs.toFixed(1), stoppedAtBudget: r.result.timedOut, stoppedByTimeBudget: r.result.stoppedByBudget ?? false, blocked: r.result.blocked }));
+const requests = { timeBudgetMs: TIME_BUDGET_MS, worstRequestsWithoutBudget: requestSummary(before), worstRequestsWithBudget: requestSummary(after) };
+if (REQUESTS_ONLY) {
+  writeFileSync(join(RESULTS, 'requests-latest.json'), JSON.stringify({ at: new Date().toISOString(), loadAverageAtStart: loadStart, budgetMs: BUDGET_MS, ...requests }, null, 2) + '\n');
+} else {
+  writeFileSync(join(RESULTS, 'latest.json'), JSON.stringify({
+    at: new Date().toISOString(), loadAverageAtStart: loadStart, budgetMs: BUDGET_MS, evaluations, regexes: rules.length,
+    worstRules: worst.slice(0, TOP).map((w) => ({ rule: w.rule.ruleId, paranoia: w.rule.paranoia, at: `${w.rule.file}:${w.rule.line}`, shape: w.shape, bytes: w.size, cpuMs: +w.result.cpuMs.toFixed(2), wallMs: +w.result.wallMs.toFixed(2), stoppedAtBudget: w.result.timedOut })),
+    rulesOver50ms: over.map((w) => ({ rule: w.rule.ruleId, paranoia: w.rule.paranoia, shape: w.shape, bytes: w.size, cpuMs: +w.result.cpuMs.toFixed(1), stoppedAtBudget: w.result.timedOut })),
+    ...requests,
+  }, null, 2) + '\n');
+}
