@@ -5,6 +5,7 @@ import type { ActionContext } from './context.js';
 import { Macro } from '../macros/macro.js';
 import { parseCollectionVariable } from './collection-name.js';
 import { nameSlot } from '../collections/name-slots.js';
+import { StringMemo } from '../macros/string-memo.js';
 
 function toInt(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -38,6 +39,8 @@ export const setvarAction: ActionDefinition = {
     const fixedName = name.isConstant ? name.text : undefined;
     const fixedLower = fixedName?.toLowerCase();
     const fixedSlot = fixedLower === undefined ? -1 : nameSlot(fixedLower);
+    // A name built per match repeats (one per argument name): lower-cased once per distinct name.
+    const lowerOf = fixedName === undefined ? new StringMemo((key) => key.toLowerCase()) : undefined;
     rule.effects.push((tx: ActionContext) => {
       const col = tx.collectionFor(collection);
       if (col === undefined) return; // like ModSecurity: the collection was never initialised
@@ -48,8 +51,7 @@ export const setvarAction: ActionDefinition = {
       }
       const expanded = value.expand(tx);
       if (fixedSlot < 0) {
-        // A name built per match (`tx.paramcounter_%{MATCHED_VAR_NAME}`): lower-cased once.
-        const lower = key.toLowerCase();
+        const lower = lowerOf === undefined ? key.toLowerCase() : lowerOf.get(key);
         const current = op === 'set' ? '' : col.get(lower, col.expiring ? tx.now() : 0);
         col.setLowered(lower, key, op === 'set' ? expanded : arithmetic(op, current, expanded));
         return;

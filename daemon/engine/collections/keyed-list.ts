@@ -26,6 +26,11 @@ export class VarEntry {
   /** Which byte classes `value` holds (rules/byte-gate.ts), two 31-bit masks; -1 until computed. */
   gateLo = -1;
   gateHi = -1;
+  /** MATCHED_VAR_NAME for this entry (`ARGS_NAMES:items.items.name`) and the variable it was made
+   *  for: built once, and shared by entries of the same name through their leader, so macros and
+   *  setvar names built from it meet the same string again (rules/evaluate.ts). */
+  matchedName: string | undefined = undefined;
+  matchedNameOf: string | undefined = undefined;
 
   constructor(
     /** The name as sent ('' for a scalar variable). */

@@ -5,6 +5,7 @@ import type { VariableContext } from '../variables/context.js';
 import { variables } from '../variables/index.js';
 import { nameSlot } from '../collections/name-slots.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
+import { StringMemo } from './string-memo.js';
 
 interface VariablePart {
   variable: VariableDefinition;
@@ -18,10 +19,22 @@ type MacroPart = string | VariablePart;
 const MACRO = /%\{([^}]*)\}/g;
 
 export class Macro {
+  /** For text around exactly one variable (`tx.paramcounter_%{MATCHED_VAR_NAME}`): the text
+   *  without it, and expansions by the variable's value (string-memo.ts). */
+  private readonly around: { part: VariablePart; bare: string; memo: StringMemo } | undefined;
+
   private constructor(
     readonly text: string,
     private readonly parts: readonly MacroPart[],
-  ) {}
+  ) {
+    const variables = parts.filter((p) => typeof p !== 'string');
+    const at = parts.findIndex((p) => typeof p !== 'string');
+    if (variables.length === 1 && parts.length > 1) {
+      const before = parts.slice(0, at).join('');
+      const after = parts.slice(at + 1).join('');
+      this.around = { part: variables[0] as VariablePart, bare: before + after, memo: new StringMemo((value) => before + value + after) };
+    }
+  }
 
   get isConstant(): boolean {
     return this.parts.every((p) => typeof p === 'string');
@@ -53,32 +66,38 @@ export class Macro {
   expand(ctx: VariableContext): string {
     const parts = this.parts;
     if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
+    const around = this.around;
+    if (around !== undefined) {
+      const value = valueOf(around.part, ctx);
+      return value === undefined ? around.bare : around.memo.get(value);
+    }
     let out = '';
     for (const part of parts) {
       if (typeof part === 'string') {
         out += part;
         continue;
       }
-      if (part.txSlot >= 0) {
-        const value = ctx.tx.getBySlot(part.txSlot);
-        if (value !== undefined) out += value;
-        continue;
-      }
-      const { variable, keyLower } = part;
-      if (keyLower === undefined && variable.read !== undefined) {
-        // A scalar: its text directly (what entries(ctx)[0].value would be, without the entry).
-        const value = variable.read(ctx);
-        if (value !== undefined) out += value;
-        continue;
-      }
-      const found =
-        keyLower === undefined
-          ? variable.entries(ctx)
-          : variable.byKey
-            ? variable.byKey(ctx, keyLower)
-            : variable.entries(ctx).filter((e) => e.key.toLowerCase() === keyLower);
-      if (found.length > 0) out += found[0].value;
+      const value = valueOf(part, ctx);
+      if (value !== undefined) out += value;
     }
     return out;
   }
+}
+
+/** The text a variable part stands for, or undefined when the variable has no value. */
+function valueOf(part: VariablePart, ctx: VariableContext): string | undefined {
+  if (part.txSlot >= 0) return ctx.tx.getBySlot(part.txSlot);
+  const { variable, keyLower } = part;
+  if (keyLower === undefined && variable.read !== undefined) {
+    // A scalar: its text directly (what entries(ctx)[0].value would be, without the entry).
+    const value = variable.read(ctx);
+    return value === undefined ? undefined : String(value);
+  }
+  const found =
+    keyLower === undefined
+      ? variable.entries(ctx)
+      : variable.byKey
+        ? variable.byKey(ctx, keyLower)
+        : variable.entries(ctx).filter((e) => e.key.toLowerCase() === keyLower);
+  return found.length > 0 ? found[0].value : undefined;
 }

@@ -52,8 +52,15 @@ function collect(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
 
 function matchedName(target: CompiledTarget, entry: VarEntry): string {
   if (target.count) return target.text.slice(1);
-  if (!target.variable.collection || entry.key === '') return target.variable.name;
-  return `${target.variable.name}:${entry.key}`;
+  const variable = target.variable.name;
+  if (!target.variable.collection || entry.key === '') return variable;
+  // Cached on the leader when it has the same name (a *_NAMES list), else on the entry.
+  const holder = entry.leader.key === entry.key ? entry.leader : entry;
+  if (holder.matchedNameOf !== variable) {
+    holder.matchedName = `${variable}:${entry.key}`;
+    holder.matchedNameOf = variable;
+  }
+  return holder.matchedName!;
 }
 
 /** multiMatch: the operator on the value and after every transformation that changed it. */
