@@ -4,8 +4,9 @@
 // the script, then the call throws ERR_SCRIPT_EXECUTION_TIMEOUT). The job runs in this realm: the
 // context only holds the one-line script that calls it, so every object it makes is an ordinary one.
 //
-// Cost: the watchdog thread is started and joined per call, ~70-170 us on the shared 2-core box
-// (bench/engine-parts/interruptible-cost.ts), so callers use it only when the work could be long.
+// Cost: the watchdog thread is started and joined per call
+// (bench/engine-parts/interruptible-cost.ts: 62 us at load 1.7, ~470 us with the other core busy),
+// so callers use it only when the work could be long.
 import { createContext, Script } from 'node:vm';
 
 /** Thrown when the job was stopped at its time limit. */

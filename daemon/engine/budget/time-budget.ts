@@ -7,7 +7,7 @@
 //
 // Three mechanisms, cheapest first (figures and the decision: ../README.md, "Time budget"):
 // 1. Cheap checks: every exec adds its subject length squared to a counter, and the clock is read
-//    when the counter passes CHECK_EVERY_SQUARED_BYTES (a GET at PL1: ~10 reads for ~250 execs).
+//    when the counter passes CHECK_EVERY_SQUARED_BYTES (a GET at PL1: 6 reads for ~250 execs).
 // 2. A watchdog per exec: one exec cannot be stopped by a check, so a subject long enough that one
 //    exec could end far past the deadline (guardFrom, from the time left) runs interruptible.
 // 3. A watchdog per phase: when the phase's inputs hold such a long value (a 2 KiB form body), the
@@ -18,10 +18,11 @@ import { performance } from 'node:perf_hooks';
 import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
 
 /** When the clock is read: after execs whose squared subject lengths add up to this (one read costs
- *  ~55 ns). The worst exec cost measured in V8's linear engine grows about with the square of the
- *  length up to ~0.5 KiB (CRS 941160 on `<<`: 63 B 0.13 ms, 129 B 0.55 ms, 513 B 16 ms; linear at
- *  ~45 us a byte beyond), so between two reads at most ~1.5 ms of regex work can pass, whether it is
- *  one exec on 200 bytes or a hundred on 20; any exec on 200 bytes or more is followed by a read. */
+ *  ~55 ns). The worst exec cost grows about with the square of the length up to ~0.5 KiB, then
+ *  linearly at up to ~45 us a byte: the worst of every pathological shape for the fuzz's 12 worst
+ *  rules, warm (2026-11-25): 32 B 0.01 ms, 64 B 0.08, 128 B 0.37, 200 B 1.11, 256 B 2.1, 512 B 11.8
+ *  (941160, 941170). So between two reads at most ~1.1 ms of regex work passes, whether it is one
+ *  exec on 200 bytes or a hundred on 20; any exec on 200 bytes or more is followed by a read. */
 export const CHECK_EVERY_SQUARED_BYTES = 200 * 200;
 /** The worst cost per subject byte measured for a CRS 3.3.4 regex in V8's linear engine (941160,
  *  942330, 941320 on 2-4 KiB runs; bench/rx-fuzz). */
