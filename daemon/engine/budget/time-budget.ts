@@ -16,6 +16,7 @@
 // the site's waf.onError, fail-closed by default). A transaction that threw is finished.
 import { performance } from 'node:perf_hooks';
 import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
+import { WaitingAllowance } from './waiting-allowance.js';
 
 /** When the clock is read: after execs whose squared subject lengths add up to this (one read costs
  *  ~55 ns). The worst exec cost grows about with the square of the length up to ~0.5 KiB, then
@@ -61,6 +62,7 @@ export class TimeBudget {
   private unchecked = 0;
   private spentMs = 0;
   private phaseGuarded = false;
+  private readonly waiting = new WaitingAllowance();
 
   constructor(readonly limitMs: number) {}
 
@@ -82,6 +84,7 @@ export class TimeBudget {
     const allowance = this.limitMs - this.spentMs;
     if (allowance <= 0) throw new EngineBudgetExceeded(this.limitMs, this.spentMs, phase, undefined);
     this.deadline = started + allowance;
+    this.waiting.begin(started, allowance);
     this.unchecked = 0;
     const guardFrom = guardLength(allowance);
     this.phaseGuarded = longestInput >= guardFrom && !isInterruptibleRunning();
@@ -91,11 +94,11 @@ export class TimeBudget {
       else evaluate();
     } catch (err) {
       if (err === SPENT || err instanceof Interrupted) {
-        throw new EngineBudgetExceeded(this.limitMs, this.spentMs + performance.now() - started, phase, currentRuleId());
+        throw new EngineBudgetExceeded(this.limitMs, this.spentMs + performance.now() - started - this.waiting.grantedMs, phase, currentRuleId());
       }
       throw err;
     } finally {
-      this.spentMs += performance.now() - started;
+      this.spentMs += performance.now() - started - this.waiting.grantedMs;
       this.phaseGuarded = false;
       this.deadline = Infinity;
       this.guardFrom = Infinity;
@@ -110,16 +113,33 @@ export class TimeBudget {
   private check(): void {
     this.unchecked = 0;
     const now = performance.now();
-    if (now > this.deadline) throw SPENT;
+    if (now > this.deadline) this.extendOrStop(now);
+    else this.waiting.observe(now);
     if (!this.phaseGuarded) this.guardFrom = guardLength(this.deadline - now);
   }
 
+  /** Past the deadline: more time if the process spent it waiting for a core, else the budget is spent. */
+  private extendOrStop(now: number): void {
+    const more = this.waiting.extension(now, this.deadline);
+    if (more <= 0) throw SPENT;
+    this.deadline += more;
+  }
+
   private guardedExec(regex: RegExp, input: string): RegExpExecArray | null {
-    const remaining = this.deadline - performance.now();
-    if (remaining <= 0 || isInterruptibleRunning()) {
-      if (remaining <= 0) throw SPENT;
-      return regex.exec(input);
+    for (;;) {
+      const remaining = this.deadline - performance.now();
+      if (remaining <= 0) {
+        this.extendOrStop(performance.now());
+        continue;
+      }
+      if (isInterruptibleRunning()) return regex.exec(input);
+      try {
+        return runInterruptible(() => regex.exec(input), remaining);
+      } catch (err) {
+        // An exec has no side effects: if the time went to waiting, it runs again with what is granted.
+        if (!(err instanceof Interrupted)) throw err;
+        this.extendOrStop(performance.now());
+      }
     }
-    return runInterruptible(() => regex.exec(input), remaining);
   }
 }
