@@ -5,6 +5,7 @@
 import { buildApp, type DaemonApp } from './app.js';
 import { AlreadyRunningError } from './lifecycle/pid-lock.js';
 import { reportFailure, reportReady } from './lifecycle/readiness.js';
+import { routeConsoleToLog } from './lifecycle/console-to-log.js';
 import { OptionsError, parseDaemonArgv, resolveDaemonOptions, type Flags } from './options/resolve-options.js';
 
 // Everything the daemon creates (config, keys, socket, log) is private to its user from the first byte.
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     return fail(error, error instanceof OptionsError ? 2 : 1);
   }
 
+  routeConsoleToLog((level, message) => app.logger[level](message));
   const exit = (code: number) => process.exit(code);
   app.shutdown.handleSignals(() => exit(1), () => void app.reload());
   process.on('uncaughtException', (error) => {

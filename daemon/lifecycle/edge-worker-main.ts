@@ -10,11 +10,15 @@ import { findCrs, RuleGroups } from '../waf/rule-groups.js';
 import {
   FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker,
 } from './edge-worker-protocol.js';
+import { routeConsoleToLog } from './console-to-log.js';
 
 const send = (message: FromWorker, done?: () => void) => {
   if (process.connected) process.send!(message, undefined, {}, () => done?.());
   else done?.();
 };
+
+// This process's stdio is not connected: what the edge reports with console.error reaches the daemon log.
+routeConsoleToLog((level, message) => send({ type: LOG, level, message }));
 
 // Signals are the primary's business: it drains the workers itself.
 process.on('SIGINT', () => undefined);

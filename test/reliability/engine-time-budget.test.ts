@@ -7,7 +7,9 @@
 //
 // The slow requests are form bodies of `|` (CRS 932100's worst shape). Measured with the engine alone,
 // no budget (2026-11-25, load average ~8 on the shared 2-core box): 64 KiB 15.1 s, 8 KiB ~0.7 s.
+import { readFileSync } from 'node:fs';
 import { createServer, Agent, request, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSandbox, stopAll, type E2eDaemon } from '../e2e/daemon-harness.js';
 
@@ -64,6 +66,12 @@ async function daemonWithSite(extra: string[]): Promise<{ d: E2eDaemon; edge: nu
 
 interface LogEntry { waf_rule_id: string; group: string; uri: string }
 
+/** The daemon log's lines that report a failed engine (console.error of the edge, routed to the log
+ *  in the primary and from each worker: daemon/lifecycle/console-to-log.ts). */
+function engineFailureLines(d: E2eDaemon): string[] {
+  return readFileSync(join(d.box.dataDir, 'daemon.log'), 'utf8').split('\n').filter((l) => l.includes('WAF engine failed'));
+}
+
 /** The engine-error events in `wafctl logs` (the API's log entries carry no action: block or log is in the event store). */
 async function engineErrorEvents(d: E2eDaemon, atLeast: number): Promise<LogEntry[]> {
   let events: LogEntry[] = [];
@@ -99,6 +107,8 @@ describe('engine time budget through the daemon, one worker, default budget (40 
     const events = await engineErrorEvents(d, 1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ group: 'edge', uri: '/comment' });
+    // The reason is in the daemon log for the operator (not in the page): the budget and the rule.
+    expect(engineFailureLines(d).join('\n')).toMatch(/engine time budget of 40 ms exceeded .* at rule \d+/);
   });
 
   it('fail-open (on_engine_error open): the request is forwarded, with the event', async () => {
@@ -132,5 +142,12 @@ describe('engine time budget through the daemon, two workers', () => {
     const body = pipes(8192);
     expect((await send(off.edge, agent, 'POST', '/comment', body)).status).toBe(200);
     expect((await send(on.edge, agent, 'POST', '/comment', body)).status).toBe(500);
+    // A worker's console is not connected: its report reaches the primary's daemon log.
+    let lines: string[] = [];
+    for (let tries = 0; tries < 25 && lines.length === 0; tries++) {
+      lines = engineFailureLines(on.d);
+      if (lines.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(lines.join('\n')).toMatch(/"worker":\d+.*engine time budget of 40 ms exceeded/);
   }, 300_000);
 });
