@@ -12,6 +12,8 @@
 //    exec could end far past the deadline (guardFrom, from the time left) runs interruptible.
 // 3. A watchdog per phase: when the phase's inputs hold such a long value (a 2 KiB form body), the
 //    whole phase runs interruptible once, rather than each of the dozens of execs on that value.
+// Past the deadline, wall time the process spent waiting for a core is granted again, up to 4x the
+// allowance (waiting-allowance.ts); a phase watchdog cannot grant it (the phase is gone by then).
 // Exceeding the budget throws EngineBudgetExceeded out of the phase; the caller decides (the edge:
 // the site's waf.onError, fail-closed by default). A transaction that threw is finished.
 import { performance } from 'node:perf_hooks';
