@@ -5,7 +5,7 @@
 //   2. flood: open loop at FACTOR x capacity (default 2) -> served vs shed (503) vs errors, latency of the
 //      served, the API (GET /api/v1/connect, new TLS connection each) and the admin socket (GET
 //      /admin/status) probed every 100 ms, daemon RSS sampled every 250 ms
-//   3. after: RSS once the flood has been over for 15 s
+//   3. after: RSS once the flood has been over for 15 s (--settle-seconds)
 // With --compare the same flood runs against a daemon with shedding off (the anchor: the unbounded
 // edge), so memory and API latency can be put side by side.
 //
@@ -27,7 +27,9 @@ const { values: args } = parseArgs({ options: {
   crs: { type: 'string', default: '/usr/share/modsecurity-crs' }, capacity: { type: 'string' },
   scenario: { type: 'string', default: 'cpu' },
   pin: { type: 'boolean', default: false },
+  'settle-seconds': { type: 'string', default: '15' },
 } });
+const SETTLE_S = Number(args['settle-seconds']);
 // --pin (taskset): the daemon on CPU 0, the origin and this load generator on CPU 1, so the flood does
 // not take the daemon's CPU away (on 2 cores the generator needs about one core at 2x).
 const pinned = (cpu, cmd, argv) => (args.pin ? ['taskset', ['-c', String(cpu), cmd, ...argv]] : [cmd, argv]);
@@ -129,8 +131,8 @@ async function flood(daemon, rate, label) {
   const { api, admin } = await probes.stop();
   const during = stopRss();
   const cpu = cpuMs(daemon.pid) - cpuBefore;
-  // V8 gives memory back once allocation has been low for a while (its memory reducer): wait 15 s.
-  await sleep(15_000);
+  // V8 gives memory back once allocation has been low for a while (its memory reducer): wait (15 s by default).
+  await sleep(SETTLE_S * 1000);
   const rssAfter = rssMiB(daemon.pid);
   const edgeTimes = edgeSideTimes(daemon, sinceS);
   const answered = load.ok + load.shed + load.other;
@@ -188,7 +190,7 @@ function print(r) {
     console.log(`  served latency (client) p50 ${f(run.servedP50ms, 1)} ms p99 ${f(run.servedP99ms, 1)} ms; in the edge (access log request_time) p50 ${f(run.edgeSideP50ms, 1)} ms p99 ${f(run.edgeSideP99ms, 1)} ms; daemon CPU ${f(run.daemonCpuMsPerAnswered, 3)} ms per answered request`);
     console.log(`  API during flood: p50 ${f(run.apiP50ms, 1)} ms p99 ${f(run.apiP99ms, 1)} ms max ${f(run.apiMaxMs, 1)} ms, over 1 s: ${run.apiOver1s}/${run.apiProbes}`);
     console.log(`  admin socket during flood: p99 ${f(run.adminP99ms, 1)} ms max ${f(run.adminMaxMs, 1)} ms, over 1 s: ${run.adminOver1s}/${run.adminProbes}`);
-    console.log(`  daemon RSS: before ${f(run.rssBeforeMiB, 1)} MiB, during max ${f(run.rssDuringMaxMiB, 1)} MiB, 15 s after ${f(run.rssAfterMiB, 1)} MiB`);
+    console.log(`  daemon RSS: before ${f(run.rssBeforeMiB, 1)} MiB, during max ${f(run.rssDuringMaxMiB, 1)} MiB, ${SETTLE_S} s after ${f(run.rssAfterMiB, 1)} MiB`);
   }
   if (r.runs.length === 2) {
     const [on, off] = r.runs;
