@@ -55,10 +55,10 @@ export class SiteWafIndex {
     this.group = c ? GrowableU32.from(c.group) : new GrowableU32(16);
     this.host = c ? GrowableU32.from(c.host) : new GrowableU32(16);
     this.uris = c ? UriColumn.restore(c.uris) : new UriColumn();
-    if (c) c.byIp.keys = c.byIp.keys.map((k) => tables.ips.internKey(k));
-    this.byIp = new Postings(c?.byIp);
-    this.byRule = new Postings(c?.byRule);
-    this.byGroup = new Postings(c?.byGroup);
+    // Key ids resolved here, at open, with the key strings replaced by the tables' copies.
+    this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, c && tables.ips.restoreKeyIds(c.byIp.keys));
+    this.byRule = new Postings((k) => tables.rules.keyId(k), c?.byRule, c && tables.rules.restoreKeyIds(c.byRule.keys));
+    this.byGroup = new Postings((k) => tables.groups.keyId(k), c?.byGroup, c && tables.groups.restoreKeyIds(c.byGroup.keys));
   }
 
   get buckets(): Map<string, string[]> {
@@ -82,10 +82,11 @@ export class SiteWafIndex {
     this.group.push(groupRef);
     this.host.push(hostRef);
     this.uris.push(uri);
-    const ipKey = this.tables.ips.keys[ipRef];
-    if (this.byIp.add(ipKey, p) && this.bucketMap !== null) this.bucket(ipKey);
-    this.byRule.add(this.tables.rules.keys[ruleRef], p);
-    this.byGroup.add(this.tables.groups.keys[groupRef], p);
+    const t = this.tables;
+    const ipKey = t.ips.keys[ipRef];
+    if (this.byIp.add(t.ips.keyIds[ipRef], ipKey, p) && this.bucketMap !== null) this.bucket(ipKey);
+    this.byRule.add(t.rules.keyIds[ruleRef], t.rules.keys[ruleRef], p);
+    this.byGroup.add(t.groups.keyIds[groupRef], t.groups.keys[groupRef], p);
   }
 
   columns(): SiteWafColumns {

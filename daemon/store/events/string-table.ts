@@ -11,17 +11,68 @@ export class StringTable {
   readonly values: string[] = [];
   /** Search key of each value (lower-cased; canonical address for IPs). */
   readonly keys: string[] = [];
+  /**
+   * Dense id of each value's search key (values that differ only in case, or IPs in
+   * spelling, share one): postings find a key's slot by this number in a typed array
+   * instead of a Map from key strings, which a restored index would have to build site by
+   * site on its first append (~0.2 s for 1M events).
+   */
+  readonly keyIds: number[] = [];
+  keyCount = 0;
   private readonly refs = new Map<string, number>();
+  /** Ids of keys that no value spells exactly (e.g. "abc" when only "ABC" was seen). */
+  private readonly keyOnly = new Map<string, number>();
 
   ref(value: string): number {
     let r = this.refs.get(value);
     if (r === undefined) {
       r = this.values.length;
+      const key = this.keyOf(value);
+      this.keyIds.push(this.newValueKeyId(value, key));
       this.values.push(value);
-      this.keys.push(this.keyOf(value));
+      this.keys.push(key);
       this.refs.set(value, r);
     }
     return r;
+  }
+
+  /** The id of a search key, or undefined if no value has that key. */
+  keyId(key: string): number | undefined {
+    const k = this.keyOnly.get(key);
+    if (k !== undefined) return k;
+    const r = this.refs.get(key);
+    return r !== undefined && this.keys[r] === key ? this.keyIds[r] : undefined;
+  }
+
+  /**
+   * Key ids of restored posting keys, replacing each key with the table's own copy (so
+   * restored structures do not keep duplicates). A key no value has gets an id of its own.
+   */
+  restoreKeyIds(keys: string[]): Uint32Array {
+    const ids = new Uint32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const r = this.refs.get(key);
+      if (r !== undefined && this.keys[r] === key) {
+        keys[i] = this.keys[r];
+        ids[i] = this.keyIds[r];
+        continue;
+      }
+      let k = this.keyOnly.get(key);
+      if (k === undefined) this.keyOnly.set(key, (k = this.keyCount++));
+      ids[i] = k;
+    }
+    return ids;
+  }
+
+  /** Key id for a value not in the table yet (call before it is added). */
+  private newValueKeyId(value: string, key: string): number {
+    // A key equal to the new value can only be known from another spelling (keyOnly).
+    const k = key === value ? this.keyOnly.get(key) : this.keyId(key);
+    if (k !== undefined) return k;
+    const id = this.keyCount++;
+    if (key !== value) this.keyOnly.set(key, id);
+    return id;
   }
 
   protected keyOf(value: string): string {
@@ -36,19 +87,16 @@ export class StringTable {
   restore(s: StringTableSnapshot): this {
     for (let i = 0; i < s.values.length; i++) {
       const v = s.values[i];
-      this.values.push(v);
       // Most keys equal their value: share one string instead of keeping two copies.
-      this.keys.push(s.keys[i] === v ? v : s.keys[i]);
+      const key = s.keys[i] === v ? v : s.keys[i];
+      this.keyIds.push(this.newValueKeyId(v, key));
+      this.values.push(v);
+      this.keys.push(key);
       this.refs.set(v, i);
     }
     return this;
   }
 
-  /** The table's own copy of a key (so restored structures do not keep duplicates). */
-  internKey(key: string): string {
-    const r = this.refs.get(key);
-    return r !== undefined && this.keys[r] === key ? this.keys[r] : key;
-  }
 }
 
 /** Client IPs as submitted; the key is the canonical address (or the lower-cased text if invalid). */

@@ -7,8 +7,8 @@ import type { NewWafEvent } from '../../../../shared/schemas/events.js';
 import { memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
 
 const IPS = ['10.0.0.1', '10.0.0.2', '10.0.1.9', '10.1.0.1', '192.168.7.7', '2001:db8::1', '2001:DB8::2', '2001:db8:1::5', '2a00:1450::1', '::ffff:10.0.0.1'];
-const RULES = ['942100', '942200', '200001', 'Rule-X'];
-const GROUPS = ['crs', 'cms', 'Custom'];
+const RULES = ['942100', '942200', '200001', 'Rule-X', 'rule-x'];
+const GROUPS = ['crs', 'cms', 'Custom', 'CUSTOM'];
 const URI_PARTS = ['/wp-login.php', '/xmlrpc.php', '?a=1', '&B=Select', '/etc/PASSWD', '/%2e%2e/', '/Ünïcode', '/wp-json/wp/v2'];
 
 const canonical = (ip: string) => ipaddr.process(ip).toString();
@@ -70,9 +70,10 @@ describe('search matches a brute-force scan', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(eventArb, { minLength: 0, maxLength: 120 }),
-        fc.array(fc.tuple(queryArb, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 30 }), fc.option(fc.nat({ max: 130 }), { nil: undefined })), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(queryArb, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 30 }), fc.option(fc.nat({ max: 190 }), { nil: undefined })), { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 4 }),
-        async (raw, queries, chunks) => {
+        fc.array(eventArb, { minLength: 0, maxLength: 60 }),
+        async (raw, queries, chunks, rawAfterReopen) => {
           const dir = tempDir('wafctl-search-');
           const opts = { dir, clock: () => NOW, logger: memoryLogger(), retentionEveryMs: 0, snapshotEveryMs: 0 };
           let store = await openJsonlEventStore(opts);
@@ -82,10 +83,17 @@ describe('search matches a brute-force scan', () => {
           const parts = Array.from({ length: chunks }, (_, i) => events.slice(i * size, (i + 1) * size));
           const ids = (await Promise.all(parts.map((p) => store.appendWafEvents(p)))).flat();
           const stored = events.map((e, i) => ({ ...e, id: ids[i] }));
-          for (const pass of [0, 1]) {
+          // Pass 1 reads the restored index; pass 2 appends into it first (postings and
+          // columns restored from the snapshot, then grown; keys new to a site or to the index).
+          for (const pass of [0, 1, 2]) {
             if (pass === 1) {
               await store.close();
               store = await openJsonlEventStore(opts);
+            }
+            if (pass === 2) {
+              const more = rawAfterReopen.map((r) => wafEvent({ site_id: r.site_id, client_ip: r.client_ip, rule_id: r.rule_id, group: r.group, uri: r.uri, timestamp_ms: NOW - r.minutesAgo * 60_000 }));
+              const moreIds = await store.appendWafEvents(more);
+              more.forEach((e, i) => stored.push({ ...e, id: moreIds[i] }));
             }
             for (const [q, page, perPage, beforeId] of queries) {
               for (const site of [1, 2]) {
