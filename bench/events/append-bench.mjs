@@ -16,6 +16,7 @@ import { loadRows } from './anchor/lib/jsonl.mjs';
 import { dataDir, wafFile, accessFile, metaFile } from './anchor/lib/paths.mjs';
 import { nowMs, summarize, median, cpuWindow } from './anchor/lib/measure.mjs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const argv = process.argv.slice(2);
@@ -34,6 +35,23 @@ const target = opt('target', 'empty');
 const profileDir = opt('profile', null);
 const log = (...a) => console.error(new Date().toISOString().slice(11, 19), ...a);
 const quiet = { info() {}, warn: (m, f) => log('store warn:', m, JSON.stringify(f ?? {})), error: (m, f) => log('store error:', m, JSON.stringify(f ?? {})) };
+
+// Garbage collection pauses (main thread) inside the append window, by kind: the full store
+// has a ~230 MB heap to mark where the empty one has ~20 MB.
+const gcKinds = { [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb' };
+const gcEntries = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) gcEntries.push(e); }).observe({ entryTypes: ['gc'] });
+const gcIn = (from, to) => {
+  const out = { ms: 0, major: 0 };
+  for (const e of gcEntries) {
+    if (e.startTime < from || e.startTime > to) continue;
+    const k = gcKinds[e.detail?.kind] ?? 'other';
+    out[k] = +((out[k] ?? 0) + e.duration).toFixed(1);
+    out.ms = +(out.ms + e.duration).toFixed(1);
+  }
+  gcEntries.length = 0;
+  return out;
+};
 
 const shiftDays = 90; // as store-bench: new rows arrive after the data set's last hour
 // Fresh objects without `id`, as the ingestion API (zod output) and the proxy hand them over.
@@ -85,6 +103,7 @@ async function runOnce(writers, openJsonlEventStore) {
   const cpu = cpuWindow();
   const u0 = process.cpuUsage();
   const t0 = nowMs();
+  const p0 = performance.now();
   const writer = async () => {
     while (next < batches.length) {
       const b = batches[next++];
@@ -94,7 +113,9 @@ async function runOnce(writers, openJsonlEventStore) {
     }
   };
   await Promise.all(Array.from({ length: writers }, writer));
-  const secs = (nowMs() - t0) / 1000;
+  const t1 = nowMs();
+  const p1 = performance.now();
+  const secs = (t1 - t0) / 1000;
   const c = cpu();
   const u = process.cpuUsage(u0);
   if (session) {
@@ -103,13 +124,16 @@ async function runOnce(writers, openJsonlEventStore) {
     fs.writeFileSync(path.join(profileDir, `append-${target}-${kind}-w${writers}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   }
+  // Pauses reported after the window closes still belong to it if they started inside it.
+  await new Promise((r) => setTimeout(r, 50));
+  const gc = gcIn(p0, p1);
   await store.close();
   if (target === 'empty') fs.rmSync(scratch, { recursive: true, force: true });
   else {
     for (const f of fs.readdirSync(dir)) if (!before.has(f)) fs.rmSync(path.join(dir, f), { force: true });
     restoreIndex(dir, indexBackup);
   }
-  return { rows_per_s: Math.round(src.length / secs), cpu_us_per_row: +((c.own_cpu_ms * 1000) / src.length).toFixed(2), sys_us_per_row: +(u.system / src.length).toFixed(2), commit_ms: summarize(lat), foreign: c.foreign_cpu_pct_of_box };
+  return { rows_per_s: Math.round(src.length / secs), cpu_us_per_row: +((c.own_cpu_ms * 1000) / src.length).toFixed(2), sys_us_per_row: +(u.system / src.length).toFixed(2), commit_ms: summarize(lat), gc_ms: gc, foreign: c.foreign_cpu_pct_of_box };
 }
 
 const out = [];
@@ -118,7 +142,7 @@ for (const writers of writersList) {
   for (let rep = 1; rep <= reps; rep++) for (let d = 0; d < dists.length; d++) {
     const r = await runOnce(writers, stores[d]);
     runs[d].push(r);
-    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, foreign ${r.foreign}%`);
+    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, gc ${JSON.stringify(r.gc_ms)}, foreign ${r.foreign}%`);
   }
   for (let d = 0; d < dists.length; d++) {
     const rs = runs[d];
