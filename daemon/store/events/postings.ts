@@ -5,11 +5,12 @@
 // instead of one growable array per key: millions of small arrays would cost far more
 // memory and garbage collection.
 //
-// A key's slot is found by the string table's key id (a typed array indexed by it), not by
-// a Map from key strings: a restored index fills that array from ids resolved at open,
+// A key's slot is found by the string table's key id (slot-index.ts: a typed array indexed
+// by it), not by a Map from key strings: a restored index fills it from ids resolved at open,
 // while a Map had to be built per site by the first append (~0.2 s for 1M events, ~2 us a
 // row of a 100,000-row append) and cost ~40 bytes a key besides.
 import { GrowableU32 } from './growable-array.js';
+import { SlotIndex } from './slot-index.js';
 
 export interface PostingsSnapshot {
   keys: string[];
@@ -23,8 +24,8 @@ export type KeyIdOf = (key: string) => number | undefined;
 
 export class Postings {
   keys: string[] = [];
-  /** Key id -> slot + 1 (0: the key has no position here). */
-  private slotOf: Uint32Array;
+  /** Key id -> slot. */
+  private readonly slots: SlotIndex;
   private readonly heads: GrowableU32;
   private readonly counts: GrowableU32;
   readonly prev: GrowableU32;
@@ -36,7 +37,7 @@ export class Postings {
     keyIds?: Uint32Array,
   ) {
     if (!s || !keyIds) {
-      this.slotOf = new Uint32Array(16);
+      this.slots = new SlotIndex();
       this.heads = new GrowableU32(16);
       this.counts = new GrowableU32(16);
       this.prev = new GrowableU32(1024);
@@ -46,21 +47,17 @@ export class Postings {
     this.counts = GrowableU32.from(s.counts);
     this.prev = GrowableU32.from(s.prev);
     this.keys = s.keys;
-    let max = 0;
-    for (let i = 0; i < keyIds.length; i++) if (keyIds[i] > max) max = keyIds[i];
-    this.slotOf = new Uint32Array(Math.max(16, max + 1));
-    for (let i = 0; i < keyIds.length; i++) this.slotOf[keyIds[i]] = i + 1;
+    this.slots = SlotIndex.of(keyIds);
   }
 
   /** Files position `p` (the next position) under `key` (id `keyId`); returns true for a new key. */
   add(keyId: number, key: string, p: number): boolean {
-    if (keyId >= this.slotOf.length) this.widen(keyId);
-    let slot = this.slotOf[keyId] - 1;
+    let slot = this.slots.get(keyId);
     const isNew = slot < 0;
     if (isNew) {
       slot = this.keys.length;
       this.keys.push(key);
-      this.slotOf[keyId] = slot + 1;
+      this.slots.set(keyId, slot);
       this.heads.push(0);
       this.counts.push(0);
     }
@@ -99,12 +96,6 @@ export class Postings {
   /** Slot of `key`, -1 if it has no position here. */
   private slot(key: string): number {
     const id = this.keyIdOf(key);
-    return id === undefined || id >= this.slotOf.length ? -1 : this.slotOf[id] - 1;
-  }
-
-  private widen(keyId: number): void {
-    const next = new Uint32Array(Math.max(keyId + 1, this.slotOf.length * 2));
-    next.set(this.slotOf);
-    this.slotOf = next;
+    return id === undefined ? -1 : this.slots.get(id);
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StringTable, IpTable } from '../../../../daemon/store/events/string-table.js';
 import { Postings } from '../../../../daemon/store/events/postings.js';
+import { SlotIndex } from '../../../../daemon/store/events/slot-index.js';
 
 describe('key ids of string tables and postings', () => {
   it('values with one search key share one id, whichever spelling comes first', () => {
@@ -42,5 +43,23 @@ describe('key ids of string tables and postings', () => {
     expect(p2.positions('c')).toEqual([5, 3]);
     expect(p2.positions('d')).toEqual([6]);
     expect(p2.has('e')).toBe(false);
+  });
+});
+
+describe('slot index (key id -> slot)', () => {
+  it('answers the same dense or sparse, built up or restored', () => {
+    // Ids far apart force the sparse form; close ones keep it dense.
+    for (const ids of [[3, 1, 0, 7, 2], [5, 900_000, 12, 400_000, 77], Array.from({ length: 3000 }, (_, i) => (i * 7919) % 5003)]) {
+      const built = new SlotIndex();
+      ids.forEach((id, slot) => built.set(id, slot));
+      const restored = SlotIndex.of(Uint32Array.from(ids));
+      const probe = [...ids, 4, 6, 8, 13, 899_999, 1_000_000];
+      const want = probe.map((id) => ids.indexOf(id));
+      expect(probe.map((id) => built.get(id))).toEqual(want);
+      expect(probe.map((id) => restored.get(id))).toEqual(want);
+      restored.set(2_000_000, ids.length);
+      expect(restored.get(2_000_000)).toBe(ids.length);
+      expect(restored.get(ids[0])).toBe(0);
+    }
   });
 });
