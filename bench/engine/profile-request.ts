@@ -5,27 +5,50 @@
 //   npx tsx bench/engine/profile-request.ts "benign GET" 1 20000 [/tmp/get.cpuprofile]
 //
 // Arguments: request name (see requests.ts), paranoia level, iterations, optional profile path.
+// Options: --daemon (the daemon's rule set: daemon/waf, CRS with the WordPress exclusions and the
+// cms group), --budget MS (the edge's time budget, default off), --vary same|fresh|unique (what
+// the requests repeat, request-copies.ts: 'unique' makes new values for every request, a stream
+// of copies made ahead of the timed loop; default same).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadCrs } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import { benchRequests } from './requests.js';
 import { BENCH_BASE, CRS_RULES, CRS_SETUP } from './setup.js';
+import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
+import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
+import { requestCopies, type CopyMode } from './request-copies.js';
 
-const [name = 'benign GET', plText = '1', iterationsText = '20000', profilePath] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const daemon = argv.includes('--daemon');
+const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+const budgetMs = Number(option('--budget', '0'));
+const vary = option('--vary', 'same') as CopyMode;
+const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--budget' && argv[i - 1] !== '--vary');
+const [name = 'benign GET', plText = '1', iterationsText = '20000', profilePath] = positional;
 const request = benchRequests[name];
 if (request === undefined) {
   console.error(`unknown request "${name}"; one of: ${Object.keys(benchRequests).join(', ')}`);
   process.exit(2);
 }
-const waf = loadCrs({ registries: defaultRegistries, rulesDir: CRS_RULES, setupFile: CRS_SETUP, before: [{ text: BENCH_BASE, name: '<bench base>' }], paranoiaLevel: Number(plText) });
+const pl = Number(plText) as 1 | 2 | 3 | 4;
+const waf = daemon ? compileRuleSet(defaultRuleSettings(pl), findCrs('/usr/share/modsecurity-crs')) : loadCrs({ registries: defaultRegistries, rulesDir: CRS_RULES, setupFile: CRS_SETUP, before: [{ text: BENCH_BASE, name: '<bench base>' }], paranoiaLevel: pl });
 const iterations = Number(iterationsText);
+// 'unique' needs a copy per request: made ahead, so the loop times the engine only.
+let copies = requestCopies(request, vary, vary === 'unique' ? Math.min(2000, iterations) : 256);
+let turn = 0;
+// The budget starts after the warm-up: a cold rule set spends its first requests compiling regexes.
+let warm = false;
 const once = () => {
-  const tx = waf.newTransaction(request);
+  const tx = waf.newTransaction(copies[turn++ % copies.length]);
+  if (warm && budgetMs > 0) tx.setTimeBudget(budgetMs);
   tx.processRequest();
   tx.processLogging();
 };
 for (let i = 0; i < Math.min(2000, iterations); i++) once();
+warm = true;
+if (vary === 'unique') copies = requestCopies(request, vary, iterations);
+turn = 0;
 const session = profilePath === undefined ? undefined : new Session();
 if (session !== undefined) {
   session.connect();
@@ -40,4 +63,4 @@ if (session !== undefined && profilePath !== undefined) {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(profilePath, JSON.stringify(profile));
 }
-console.log(`${name} PL${plText}: ${((c.user + c.system) / iterations).toFixed(1)} us CPU per request (mean of ${iterations})`);
+console.log(`${name} PL${plText}${daemon ? ' (daemon rule set)' : ''}${vary === 'same' ? '' : ` (${vary} values)`}${budgetMs > 0 ? ` (budget ${budgetMs} ms)` : ''}: ${((c.user + c.system) / iterations).toFixed(1)} us CPU per request (mean of ${iterations})`);

@@ -1,6 +1,8 @@
 // The benchmark's requests: a browser GET with cookies and a query string, a 1 KB form
-// POST, an 8 KB JSON POST (all benign), and an SQL injection GET.
+// POST, an 8 KB JSON POST (all benign), an SQL injection GET, and the proxy bench's GET and
+// WordPress comment POST (anchor-requests.ts).
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
+import { anchorRequests } from './anchor-requests.js';
 
 const browserHeaders: Array<[string, string]> = [
   ['Host', 'shop.example.com'],
@@ -50,4 +52,5 @@ export const benchRequests: Record<string, EngineRequest> = {
     ['Content-Length', String(jsonBody().length)],
   ], jsonBody()),
   'SQLi GET': base('GET', "/products/view?id=1%27%20UNION%20SELECT%20username,password%20FROM%20users--%20-", browserHeaders),
+  ...anchorRequests,
 };

@@ -35,9 +35,8 @@ import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 import { TimeBudget } from './budget/time-budget.js';
 import { longestInput } from './budget/longest-input.js';
+import { RowAllocator, type MissMemo, type MissRow } from './rules/miss-memo.js';
 
-
-const NO_MISSES = new Int32Array(0);
 
 const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
@@ -91,8 +90,10 @@ export class Transaction implements ActionContext {
    *  undefined until asked for (rules/distinct-values.ts). */
   readonly slotDistinct: Array<DistinctValues | null | undefined>;
   private slotPhase = 0;
-  private missTable = NO_MISSES;
-  private missUsed = 0;
+  private readonly missMemo: MissMemo;
+  /** Rows for values the memo does not keep (made on first need). */
+  private localMissRows: RowAllocator | undefined;
+  private readonly foundMisses: MissRow = { table: new Int32Array(0), row: 0 };
   private readonly exclusionSources: Array<readonly VarEntry[] | undefined>;
   private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
@@ -116,6 +117,7 @@ export class Transaction implements ActionContext {
       auditEngine: engine.auditEngine,
       auditLogParts: engine.auditLogParts,
     };
+    this.missMemo = host.ruleSet.missMemo;
     this.slotEntries = new Array(host.ruleSet.targetSlots);
     this.slotDistinct = new Array(host.ruleSet.targetSlots);
     this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
@@ -228,26 +230,33 @@ export class Transaction implements ActionContext {
     return this.host.ruleSet.byteClasses;
   }
 
-  /** The rule (by its miss bit's word and mask) is known to miss on this value (rules/miss-bits.ts). */
+  /** The rule (by its miss bit's word and mask) is known to miss on this value, in this
+   *  transaction or an earlier one of the same rule set (rules/miss-bits.ts, rules/miss-memo.ts). */
   knownMiss(cell: VarEntry, word: number, mask: number): boolean {
-    return cell.missRow >= 0 && cell.missOwner === this && (this.missTable[cell.missRow + word] & mask) !== 0;
+    if (cell.missOwner !== this.missMemo) this.attachMisses(cell);
+    return (cell.misses![cell.missRow + word] & mask) !== 0;
   }
 
-  /** Notes that a rule's operator returned false on a value. All values' bits share one table
-   *  per transaction (one allocation, not one per value). */
+  /** Notes that a rule's operator returned false on a value. */
   rememberMiss(cell: VarEntry, word: number, mask: number): void {
-    if (cell.missRow < 0 || cell.missOwner !== this) {
-      const words = this.host.ruleSet.missWords;
-      if (this.missUsed + words > this.missTable.length) {
-        const grown = new Int32Array(Math.max(64 * words, this.missTable.length * 2));
-        grown.set(this.missTable);
-        this.missTable = grown;
-      }
-      cell.missRow = this.missUsed;
-      cell.missOwner = this;
-      this.missUsed += words;
+    if (cell.missOwner !== this.missMemo) this.attachMisses(cell);
+    cell.misses![cell.missRow + word] |= mask;
+  }
+
+  /** Gives the value its bits: the memo's row (one lookup per distinct value and transaction),
+   *  or a row of this transaction's own for a value the memo does not keep. */
+  private attachMisses(cell: VarEntry): void {
+    const memo = this.missMemo;
+    const found = this.foundMisses;
+    if (memo.find(cell.value, found)) {
+      cell.misses = found.table;
+      cell.missRow = found.row;
+    } else {
+      const rows = (this.localMissRows ??= new RowAllocator(memo.words, 64));
+      cell.missRow = rows.allocate();
+      cell.misses = rows.table;
     }
-    this.missTable[cell.missRow + word] |= mask;
+    cell.missOwner = memo;
   }
 
 

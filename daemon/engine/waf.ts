@@ -14,6 +14,7 @@ import { InMemoryCollectionStore, type PersistentCollectionStore } from './colle
 import type { EngineRequest } from './request/model.js';
 import type { BodyProcessor } from './body-processors/types.js';
 import { enableRegexBacktrackFallback } from './regex-safety.js';
+import type { MissMemoLimits } from './rules/miss-memo.js';
 
 /** One piece of configuration: inline text, or a file (with its Includes). */
 export type ConfigSource = { text: string; name?: string; baseDir?: string } | { file: string };
@@ -22,6 +23,8 @@ export interface WafOptions {
   registries: EngineRegistries;
   /** Persistent collections (IP, GLOBAL, ...); in memory by default. */
   store?: PersistentCollectionStore;
+  /** Bounds of the operator-miss memo (rules/miss-memo.ts); the defaults otherwise. */
+  missMemo?: MissMemoLimits;
 }
 
 export class Waf implements TransactionHost {
@@ -52,7 +55,7 @@ export class Waf implements TransactionHost {
         last = { file: directive.file, line: directive.line };
       }
     }
-    return new Waf(builder.finish(last), options);
+    return new Waf(builder.finish(last, options.missMemo), options);
   }
 
   newTransaction(request: EngineRequest): Transaction {

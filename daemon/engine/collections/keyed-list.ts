@@ -14,12 +14,12 @@ export class VarEntry {
   /** Which transformations `value` could make do something (rules/transform-chain.ts); -1 until
    *  computed. */
   byteClasses = -1;
-  /** Other entries lead to this one: operator misses on it are worth remembering. */
-  shared = false;
-  /** Where this value's operator-miss bits start in its transaction's table (one bit per rule,
-   *  Rule.missBit: the rule's operator returned false on it), or -1; see Transaction.knownMiss. */
+  /** This value's operator-miss bits (one bit per rule, Rule.missBit: the rule's operator
+   *  returned false on it): `missWords` words from `missRow` in `misses`, a table of the rule
+   *  set's memo or of the transaction (rules/miss-memo.ts); see Transaction.knownMiss. */
+  misses: Int32Array | undefined = undefined;
   missRow = -1;
-  /** The transaction that owns `missRow`. */
+  /** The memo of the rule set whose bit numbers `misses` holds, once set. */
   missOwner: object | undefined = undefined;
   /** Scratch mark for one pass over a list (rules/distinct-values.ts). */
   mark = 0;
@@ -39,7 +39,6 @@ export class VarEntry {
     leader?: VarEntry,
   ) {
     this.leader = leader ?? this;
-    if (leader !== undefined) leader.shared = true;
   }
 }
 

@@ -14,6 +14,7 @@ import type { Transformation } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { assignMissBits } from './miss-bits.js';
+import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
 import { assignRxGates } from './rx-gates.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
@@ -126,7 +127,7 @@ export class RuleSetBuilder {
     applyActions(rule, list, this.context(where));
   }
 
-  finish(where: SourceLocation): RuleSet {
+  finish(where: SourceLocation, missMemoLimits?: MissMemoLimits): RuleSet {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
@@ -158,6 +159,6 @@ export class RuleSetBuilder {
       }
     }
     void where;
-    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords };
+    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missMemo: newMissMemo(missWords, missMemoLimits) };
   }
 }

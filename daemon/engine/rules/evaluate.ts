@@ -156,7 +156,7 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
         const remembers = missBit >= 0 && !negated;
         if (remembers && tx.knownMiss(cell, missWord, missMask)) continue;
         hit = multiMatchHit(tx, rule, entry);
-        if (hit === undefined && remembers && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+        if (hit === undefined && remembers) tx.rememberMiss(cell, missWord, missMask);
       }
       else {
         const cell = entry.leader;
@@ -174,7 +174,7 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
         // The byte gate: the value lacks every byte the regex needs (byte-gate.ts).
         if (!knownMiss && !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi))) {
           result = evaluate(value, runtime);
-          if (!result && missBit >= 0 && cell.shared) tx.rememberMiss(cell, missWord, missMask);
+          if (!result && missBit >= 0) tx.rememberMiss(cell, missWord, missMask);
         }
         if (result !== negated) hit = value;
       }

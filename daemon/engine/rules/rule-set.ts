@@ -2,6 +2,7 @@
 // engine settings the configuration chose. Immutable once loaded.
 import type { Rule } from './rule.js';
 import type { EngineMode } from '../actions/context.js';
+import type { MissMemo } from './miss-memo.js';
 
 export interface EngineSettings {
   ruleEngine: EngineMode;
@@ -62,4 +63,6 @@ export interface RuleSet {
   readonly targetSlots: number;
   /** 32-bit words of a value's operator-miss bits (rules/miss-bits.ts). */
   readonly missWords: number;
+  /** Operator misses by value, kept across this set's transactions (rules/miss-memo.ts). */
+  readonly missMemo: MissMemo;
 }

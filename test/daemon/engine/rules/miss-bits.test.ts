@@ -72,11 +72,14 @@ SecRule ARGS "@counted a" "id:1,phase:1,pass,nolog,capture,setvar:tx.seen=%{tx.s
     expect(tx.tx.get('seen')).toBe('a'.repeat(7));
   });
 
-  it('short lists do not share values (nothing to gain), and still evaluate correctly', () => {
+  it('short lists do not share leaders, but equal values still share their misses (by value, rules/miss-memo.ts)', () => {
     const { calls, registries } = counting();
-    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly\nSecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"` }], { registries });
-    w.newTransaction(request('/?a=x&b=x&c=x')).processRequest();
-    expect(calls).toEqual(['x', 'x', 'x']);
+    const w = Waf.load([{ text: `SecRuleEngine DetectionOnly\nSecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"\nSecRule ARGS "@counted x" "id:2,phase:1,pass,log"` }], { registries });
+    const tx = w.newTransaction(request('/?a=x&b=x&c=x'));
+    tx.processRequest();
+    // Rule 1 misses once for the value; rule 2 matches, so it runs on every entry.
+    expect(calls).toEqual(['x', 'x', 'x', 'x']);
+    expect(tx.matches.map((m) => m.matchedVarName)).toEqual(['ARGS:a', 'ARGS:b', 'ARGS:c']);
   });
 
   it('distinct values first: matches still come per entry, in order, with their captures', () => {

@@ -1,0 +1,46 @@
+// Copies of a benchmark request, so that a run can look like real traffic rather than one
+// request object replayed:
+// - same: the request itself every time;
+// - fresh: equal values in new string objects, as node:http makes them per request (nothing
+//   that keys on string identity or a string's cached hash gets a free ride);
+// - unique: every letter and digit of the URI, header values (but Host, Content-Length and
+//   Content-Type) and body replaced at random by one of the same kind, %XX escapes kept: values
+//   never repeat across requests (the worst case for anything remembered across requests),
+//   their shape and byte classes stay alike, and no verdict should change.
+import type { EngineRequest } from '../../daemon/engine/request/model.js';
+
+export type CopyMode = 'same' | 'fresh' | 'unique';
+
+const copy = (s: string) => Buffer.from(s, 'latin1').toString('latin1');
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGIT = '0123456789';
+const pick = (set: string) => set[Math.floor(Math.random() * set.length)];
+
+/** Letters and digits of `s` at random (each of its kind), %XX escapes as they were. */
+function scramble(s: string): string {
+  return s.replace(/%[0-9A-Fa-f]{2}|[a-z]|[A-Z]|[0-9]/g, (c) => {
+    if (c.length === 3) return c;
+    if (c >= '0' && c <= '9') return pick(DIGIT);
+    const lower = pick(LOWER);
+    return c >= 'a' ? lower : lower.toUpperCase();
+  });
+}
+
+const KEEP = new Set(['host', 'content-length', 'content-type']);
+
+function copyOf(r: EngineRequest, mode: CopyMode): EngineRequest {
+  if (mode === 'same') return r;
+  const value = mode === 'fresh' ? copy : scramble;
+  return {
+    ...r,
+    uri: value(r.uri),
+    headers: r.headers.map(([n, v]) => [copy(n), KEEP.has(n.toLowerCase()) ? copy(v) : value(v)] as [string, string]),
+    body: r.body === undefined ? undefined : Buffer.from(value(r.body.toString('latin1')), 'latin1'),
+  };
+}
+
+/** `count` copies of `request` (one for 'same'), to be used in turn. */
+export function requestCopies(request: EngineRequest, mode: CopyMode, count = 256): EngineRequest[] {
+  if (mode === 'same') return [request];
+  return Array.from({ length: count }, () => copyOf(request, mode));
+}

@@ -1,0 +1,172 @@
+// Operator misses remembered across transactions (rules/miss-memo.ts): a value met again in a
+// later transaction of the same rule set skips the rules known to miss on it; matches, macros,
+// a new rule set, a full memo and a budget stopped mid-phase all leave verdicts as without it.
+import { describe, it, expect } from 'vitest';
+import { Waf } from '../../../../daemon/engine/waf.js';
+import { MissMemo, type MissRow } from '../../../../daemon/engine/rules/miss-memo.js';
+import { EngineBudgetExceeded } from '../../../../daemon/engine/budget/time-budget.js';
+import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
+import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.js';
+import { testRegistries } from '../helpers/test-registries.js';
+import { request } from '../helpers/request.js';
+
+/** `@counted needle`: contains, recording every input it is called with. */
+function counting(): { calls: string[]; registries: typeof testRegistries } {
+  const calls: string[] = [];
+  const contains: OperatorFactory = (param) => (input, runtime) => {
+    calls.push(input);
+    const needle = runtime.expandMacros(param);
+    if (!input.includes(needle)) return false;
+    if (runtime.capturing) runtime.setCapture(0, input);
+    return true;
+  };
+  const operators = new Map(testRegistries.operators);
+  operators.set('counted', contains);
+  return { calls, registries: { ...testRegistries, operators } };
+}
+
+function load(text: string, registries: typeof testRegistries, missMemo?: MissMemoLimits): Waf {
+  return Waf.load([{ text: `SecRuleEngine DetectionOnly\n${text}` }], { registries, missMemo });
+}
+
+function run(waf: Waf, uri: string): { ids: number[]; tx: Map<string, string> } {
+  const t = waf.newTransaction(request(uri));
+  t.processRequest();
+  return { ids: t.matches.map((m) => m.id), tx: new Map(t.tx.entries().map((e) => [e.key, e.value])) };
+}
+
+describe('operator misses remembered across transactions', () => {
+  it('a value seen again skips the rules that missed on it; matches run every time, with their actions', () => {
+    const { calls, registries } = counting();
+    const waf = load(`SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"
+SecRule ARGS "@counted ell" "id:2,phase:1,pass,log,capture,setvar:tx.hits=+1,setvar:tx.seen=%{tx.0}"`, registries);
+    const first = run(waf, '/?a=hello&b=world');
+    expect(calls).toEqual(['hello', 'world', 'hello', 'world']);
+    calls.length = 0;
+    const second = run(waf, '/?a=hello&b=world');
+    // Rule 1 missed both values, rule 2 missed "world": only the match runs again.
+    expect(calls).toEqual(['hello']);
+    expect(second).toEqual(first);
+    expect(second.tx.get('hits')).toBe('1');
+    expect(second.tx.get('seen')).toBe('hello');
+    // The same value under another name, or in another variable's rule: the value is the key.
+    calls.length = 0;
+    run(waf, '/?other=world');
+    expect(calls).toEqual([]);
+  });
+
+  it('the bit is per rule and transformation: another rule still evaluates the value', () => {
+    const { calls, registries } = counting();
+    const waf = load(`SecRule ARGS "@counted 5" "id:1,phase:1,pass,log"
+SecRule ARGS "@counted 5" "id:2,phase:1,pass,log,t:length"`, registries);
+    expect(run(waf, '/?a=hello').ids).toEqual([2]);
+    calls.length = 0;
+    expect(run(waf, '/?a=hello').ids).toEqual([2]);
+    expect(calls).toEqual(['5']);
+  });
+
+  it('a rule whose operator reads a macro is never skipped (its answer follows TX)', () => {
+    const { calls, registries } = counting();
+    const waf = load(`SecRule ARGS:n "@rx ^(.*)$" "id:1,phase:1,pass,nolog,capture,setvar:tx.needle=%{tx.1}"
+SecRule ARGS:v "@counted %{tx.needle}" "id:2,phase:1,pass,log"`, registries);
+    expect(run(waf, '/?n=zzz&v=hello').ids).toEqual([]);
+    expect(run(waf, '/?n=ell&v=hello').ids).toEqual([2]);
+    expect(calls).toEqual(['hello', 'hello']);
+  });
+
+  it('a new rule set (a reload) starts with an empty memo: the same bit of another rule is not trusted', () => {
+    const { calls, registries } = counting();
+    const before = load('SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"', registries);
+    expect(run(before, '/?a=hello').ids).toEqual([]);
+    expect(run(before, '/?a=hello').ids).toEqual([]);
+    expect(calls).toEqual(['hello']);
+    const reloaded = load('SecRule ARGS "@counted ell" "id:1,phase:1,pass,log"', registries);
+    expect(run(reloaded, '/?a=hello').ids).toEqual([1]);
+    expect(before.ruleSet.missMemo).not.toBe(reloaded.ruleSet.missMemo);
+  });
+
+  it('a full memo starts over: bounded by values and by bytes, verdicts unchanged throughout', () => {
+    const { calls, registries } = counting();
+    const waf = load(`SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"
+SecRule ARGS "@counted 7" "id:2,phase:1,pass,log"`, registries, { limit: 8, byteLimit: 64, maxValueLength: 32 });
+    const memo = waf.ruleSet.missMemo;
+    for (let i = 0; i < 200; i++) {
+      const value = `v${i}`;
+      expect(run(waf, `/?a=${value}`).ids).toEqual(value.includes('7') ? [2] : []);
+      expect(memo.size).toBeLessThanOrEqual(8);
+    }
+    expect(memo.restarts).toBeGreaterThan(20);
+    // Bytes: a few long values fill it before the count does.
+    for (let i = 0; i < 20; i++) {
+      run(waf, `/?a=${'x'.repeat(30)}${i}`);
+      expect(memo.size * 30).toBeLessThanOrEqual(64 + 32);
+    }
+    // A value over maxValueLength is not kept: evaluated again every time, still judged alike.
+    const long = 'y'.repeat(40);
+    calls.length = 0;
+    expect(run(waf, `/?a=${long}`).ids).toEqual([]);
+    expect(run(waf, `/?a=${long}`).ids).toEqual([]);
+    expect(calls.filter((c) => c === long)).toHaveLength(4);
+  });
+
+  it('a phase stopped by the time budget remembers nothing it did not finish', () => {
+    const calls: string[] = [];
+    let slow = true;
+    // Runs execs on a 256-byte subject (each makes the budget read the clock) until the budget
+    // throws mid-operator, before it returns (or 5 s pass: then the test fails below).
+    const slowMiss: OperatorFactory = () => (input, runtime) => {
+      calls.push(input);
+      const subject = 'x'.repeat(256);
+      const until = performance.now() + 5_000;
+      while (slow && performance.now() < until) runtime.budget?.exec(/x*y/, subject);
+      return false;
+    };
+    const operators = new Map(testRegistries.operators);
+    operators.set('slowmiss', slowMiss);
+    const waf = Waf.load([{ text: `SecRuleEngine DetectionOnly
+SecRule ARGS "@slowmiss x" "id:1,phase:1,pass,log"
+SecRule ARGS "@contains ell" "id:2,phase:1,pass,log"` }], { registries: { ...testRegistries, operators } });
+    const tx = waf.newTransaction(request('/?a=hello'));
+    tx.setTimeBudget(20);
+    expect(() => tx.processRequest()).toThrow(EngineBudgetExceeded);
+    slow = false;
+    // The interrupted operator is called again for the value, and the rule after it still matches.
+    expect(run(waf, '/?a=hello').ids).toEqual([2]);
+    expect(calls).toEqual(['hello', 'hello']);
+    expect(run(waf, '/?a=hello').ids).toEqual([2]);
+    expect(calls).toEqual(['hello', 'hello']);
+  });
+});
+
+describe('MissMemo', () => {
+  const row = (): MissRow => ({ table: new Int32Array(0), row: -1 });
+
+  it('gives a value the same row until it starts over, and never hands a row to another value', () => {
+    const memo = new MissMemo(2, { limit: 3, byteLimit: 1000, maxValueLength: 10 });
+    const a = row();
+    expect(memo.find('alpha', a)).toBe(true);
+    a.table[a.row] |= 1;
+    const again = row();
+    memo.find('alpha', again);
+    expect(again.table).toBe(a.table);
+    expect(again.row).toBe(a.row);
+    const rows = ['b', 'c', 'd'].map((v) => {
+      const r = row();
+      memo.find(v, r);
+      return r;
+    });
+    // 'd' started a new table: the row 'alpha' holds keeps its bits, nobody else writes there.
+    expect(rows[2].table).not.toBe(a.table);
+    expect(a.table[a.row]).toBe(1);
+    const fresh = row();
+    memo.find('alpha', fresh);
+    expect(fresh.table[fresh.row]).toBe(0);
+  });
+
+  it('does not keep long values, nor anything with limit 0', () => {
+    const out = row();
+    expect(new MissMemo(2, { limit: 4, byteLimit: 1000, maxValueLength: 3 }).find('abcd', out)).toBe(false);
+    expect(new MissMemo(2, { limit: 0, byteLimit: 1000, maxValueLength: 3 }).find('a', out)).toBe(false);
+    expect(out.row).toBe(-1);
+  });
+});
