@@ -5,6 +5,7 @@
 //
 //   node bench/events/append-bench.mjs [--kind waf|access] [--batch 100] [--writers 1,8]
 //        [--rows 100000] [--reps 3] [--target empty|full] [--dist A,B] [--profile DIR]
+//        [--commit 'JSON;JSON']  (group commit options per --dist entry, e.g. '{"depth":1};{}')
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/events/append-bench.mjs --writers 8
 //
 // Build first: npx tsc -p bench/events/tsconfig.json. Rows come from the anchor's generated
@@ -24,6 +25,9 @@ const opt = (name, dflt) => { const i = argv.indexOf(`--${name}`); return i >= 0
 // --dist A,B: builds to compare (each a tsc outDir), run interleaved rep by rep so that both
 // see the same foreign load; default: this checkout's dist/.
 const dists = String(opt('dist', path.join(here, '../../dist'))).split(',');
+// --commit: the store's `commit` option for each --dist entry (';'-separated JSON), so one
+// build can be compared with itself at other pipeline settings; builds before it ignore it.
+const commitOpts = String(opt('commit', '')).split(';').map((j) => (j.trim() ? JSON.parse(j) : undefined));
 const stores = await Promise.all(dists.map(async (d) => (await import(path.resolve(d, 'daemon/store/events/jsonl-event-store.js'))).openJsonlEventStore));
 const kind = opt('kind', 'waf');
 const batch = Number(opt('batch', 100));
@@ -81,7 +85,7 @@ function restoreIndex(dir, backup) {
   fs.renameSync(backup, path.join(dir, 'index'));
 }
 
-async function runOnce(writers, openJsonlEventStore) {
+async function runOnce(writers, openJsonlEventStore, commit) {
   const dir = target === 'full' ? fullDir : scratch;
   if (target === 'empty') fs.rmSync(scratch, { recursive: true, force: true });
   const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
@@ -89,7 +93,7 @@ async function runOnce(writers, openJsonlEventStore) {
   // deleted) segments would make the next open rebuild the index without them.
   const indexBackup = target === 'full' ? saveIndex(dir) : null;
   const clock = target === 'full' ? () => JSON.parse(fs.readFileSync(metaFile, 'utf8')).end_ms : Date.now;
-  const store = await openJsonlEventStore({ dir, logger: quiet, retentionEveryMs: 0, snapshotEveryMs: 0, clock });
+  const store = await openJsonlEventStore({ dir, logger: quiet, retentionEveryMs: 0, snapshotEveryMs: 0, clock, commit });
   const append = kind === 'waf' ? (b) => store.appendWafEvents(b) : (b) => store.appendAccessEntries(b);
   const lat = [];
   let next = 0;
@@ -140,13 +144,14 @@ const out = [];
 for (const writers of writersList) {
   const runs = dists.map(() => []);
   for (let rep = 1; rep <= reps; rep++) for (let d = 0; d < dists.length; d++) {
-    const r = await runOnce(writers, stores[d]);
+    const r = await runOnce(writers, stores[d], commitOpts[d]);
     runs[d].push(r);
-    log(`${dists.length > 1 ? `[${path.basename(path.resolve(dists[d], '..'))}] ` : ''}${target} ${kind} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, gc ${JSON.stringify(r.gc_ms)}, foreign ${r.foreign}%`);
+    const label = `${path.basename(path.resolve(dists[d], '..'))}${commitOpts[d] ? JSON.stringify(commitOpts[d]) : ''}`;
+    log(`${dists.length > 1 ? `[${label}] ` : ''}${target} ${kind} b${batch} w${writers} rep ${rep}: ${r.rows_per_s} rows/s, ${r.cpu_us_per_row} cpu-us/row (sys ${r.sys_us_per_row}), commit p50 ${r.commit_ms.p50.toFixed(2)} p99 ${r.commit_ms.p99.toFixed(2)} ms, gc ${JSON.stringify(r.gc_ms)}, foreign ${r.foreign}%`);
   }
   for (let d = 0; d < dists.length; d++) {
     const rs = runs[d];
-    out.push({ dist: dists[d], target, kind, batch, writers, rows: src.length, rows_per_s_median: median(rs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(rs.map((r) => r.cpu_us_per_row)), foreign: rs.map((r) => r.foreign), runs: rs });
+    out.push({ dist: dists[d], commit: commitOpts[d], target, kind, batch, writers, rows: src.length, rows_per_s_median: median(rs.map((r) => r.rows_per_s)), cpu_us_per_row_median: median(rs.map((r) => r.cpu_us_per_row)), foreign: rs.map((r) => r.foreign), runs: rs });
   }
 }
 console.log(JSON.stringify(out.map(({ runs, ...s }) => s)));

@@ -17,7 +17,7 @@ import { AccessRollups } from './access-rollups.js';
 import { AuditLog } from './audit-log.js';
 import { ACCESS_LINES, WAF_LINES, checkAccessEntry, checkWafEvent, encodeLines, isBlocked, type LineFormat } from './entry-lines.js';
 import { stderrLogger, type EventLogger } from './event-logger.js';
-import { GroupCommit, type SegmentChunk } from './group-commit.js';
+import { DEFAULT_COMMIT, GroupCommit, type GroupCommitOptions, type SegmentChunk } from './group-commit.js';
 import { IdSequence } from './id-sequence.js';
 import { snapshotPath, writeAccessSnapshot, writeWafSnapshot, type Coverage } from './index-snapshot.js';
 import { recoverAccess, recoverWaf, type RecoveryReport } from './recovery.js';
@@ -42,6 +42,8 @@ export interface JsonlEventStoreOptions {
   snapshotEveryMs?: number;
   /** Retention sweep interval (default 1 h; 0: only when applyRetention is called). */
   retentionEveryMs?: number;
+  /** Group commit pipeline (default DEFAULT_COMMIT: 2 groups in flight, a group starts at 192 KiB queued). */
+  commit?: Partial<GroupCommitOptions>;
 }
 
 export interface OpenReport {
@@ -59,7 +61,7 @@ export class JsonlEventStore implements EventStore {
   private tornBytes: number;
 
   private constructor(
-    private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath'>>,
+    private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath' | 'commit'>>,
     private readonly indexDir: string,
     private wafIndex: WafIndex,
     private readonly rollups: AccessRollups,
@@ -83,6 +85,9 @@ export class JsonlEventStore implements EventStore {
       retentionEveryMs: options.retentionEveryMs ?? 3_600_000,
     };
     if (!Number.isInteger(opts.retentionDays) || opts.retentionDays < 1) throw new EventInputError('retentionDays must be an integer >= 1', -1);
+    const commitOpts = { ...DEFAULT_COMMIT, ...options.commit };
+    if (!Number.isInteger(commitOpts.depth) || commitOpts.depth < 1 || commitOpts.depth > 8) throw new EventInputError('commit.depth must be an integer from 1 to 8', -1);
+    if (!(commitOpts.startBytes > 0)) throw new EventInputError('commit.startBytes must be a positive number', -1);
     const indexDir = path.join(opts.dir, 'index');
     try {
       fs.mkdirSync(indexDir, { recursive: true, mode: 0o700 });
@@ -93,11 +98,11 @@ export class JsonlEventStore implements EventStore {
     for (const f of fs.readdirSync(indexDir)) if (/\.tmp(-\d+)?$/.test(f)) fs.rmSync(path.join(indexDir, f), { force: true });
     const waf = recoverWaf(opts.dir, indexDir, opts.logger);
     const access = recoverAccess(opts.dir, indexDir, opts.logger);
-    const files = new SegmentFiles(opts.dir);
+    const files = new SegmentFiles(opts.dir, commitOpts.depth);
     for (const [f, n] of [...waf.sizes, ...access.sizes]) files.committed.set(f, n);
     const ids = IdSequence.open(indexDir, Math.max(waf.report.maxId, access.maxId));
     const audit = options.auditLogPath ? new AuditLog(options.auditLogPath, opts.logger) : null;
-    const commit = new GroupCommit(files, ids, audit, opts.logger);
+    const commit = new GroupCommit(files, ids, audit, opts.logger, commitOpts);
     const store = new JsonlEventStore(opts, indexDir, waf.index, access.rollups, files, ids, commit, audit, { waf: waf.report, access: access.report });
     // A snapshot that no longer matches the segments costs every start the same work again
     // (reading many entries, or re-filtering the whole index for a day that is gone): refresh it.

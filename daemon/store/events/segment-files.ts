@@ -1,10 +1,18 @@
 // Open append descriptors of the segments, and the committed size of every segment (the
 // bytes that readers may see: a failed group is cut back to it).
+//
+// A segment has one descriptor per commit slot (groups in flight at once, see
+// group-commit.ts), all opened together. Why not share one: Linux reports a writeback error
+// to an fdatasync once per open file description (errseq), so two syncs in flight on one
+// descriptor can see one error between them and the other returns success for data that
+// never reached the disk. Each slot's sync on its own descriptor sees every error since that
+// slot's previous sync, which finished before the slot was reused.
 import fs from 'node:fs';
 import path from 'node:path';
 
 export interface SegmentHandle {
-  fd: number;
+  /** One append descriptor per commit slot (same file). */
+  fds: number[];
   file: string;
 }
 
@@ -16,16 +24,22 @@ export class SegmentFiles {
   /** file name -> committed bytes. */
   readonly committed = new Map<string, number>();
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** Descriptors per segment: the commit pipeline's depth. */
+    private readonly slots = 1,
+  ) {}
 
   async handle(file: string): Promise<SegmentHandle> {
     const h = this.handles.get(file);
     if (h) return h;
     const full = path.join(this.dir, file);
     const existed = this.committed.has(file);
-    const fd = await call<number>((cb) => fs.open(full, 'a', 0o600, cb));
-    const handle = { fd, file };
+    const fds: number[] = [];
+    const handle = { fds, file };
     try {
+      for (let i = 0; i < this.slots; i++) fds.push(await call<number>((cb) => fs.open(full, 'a', 0o600, cb)));
+      const fd = fds[0];
       const size = (await call<fs.Stats>((cb) => fs.fstat(fd, cb))).size;
       // Bytes beyond the committed size are a failed group that could not be cut: cut now.
       const committed = this.committed.get(file) ?? 0;
@@ -35,7 +49,7 @@ export class SegmentFiles {
         await fsyncDirectory(this.dir);
       }
     } catch (err) {
-      fs.close(fd, () => undefined);
+      for (const fd of fds) fs.close(fd, () => undefined);
       throw err;
     }
     this.handles.set(file, handle);
@@ -43,19 +57,19 @@ export class SegmentFiles {
   }
 
   /** Appends all of `data` with one writev (loops over short writes); returns the bytes written. */
-  write(h: SegmentHandle, data: readonly Buffer[]): Promise<number> {
-    return writeAll(h.fd, data);
+  write(h: SegmentHandle, data: readonly Buffer[], slot = 0): Promise<number> {
+    return writeAll(h.fds[slot], data);
   }
 
-  sync(h: SegmentHandle): Promise<void> {
-    return call((cb) => fs.fdatasync(h.fd, (err) => cb(err, undefined)));
+  sync(h: SegmentHandle, slot = 0): Promise<void> {
+    return call((cb) => fs.fdatasync(h.fds[slot], (err) => cb(err, undefined)));
   }
 
   /** Cuts a segment back to its committed size after a failed group. */
   async rollback(h: SegmentHandle): Promise<void> {
     try {
-      await call((cb) => fs.ftruncate(h.fd, this.committed.get(h.file) ?? 0, (err) => cb(err, undefined)));
-      await this.sync(h);
+      await call((cb) => fs.ftruncate(h.fds[0], this.committed.get(h.file) ?? 0, (err) => cb(err, undefined)));
+      await call((cb) => fs.fdatasync(h.fds[0], (err) => cb(err, undefined)));
     } finally {
       // Re-open (and re-check the size) next time: the descriptor may be unusable.
       this.forget(h.file);
@@ -66,7 +80,7 @@ export class SegmentFiles {
     const h = this.handles.get(file);
     if (h) {
       this.handles.delete(file);
-      fs.close(h.fd, () => undefined);
+      for (const fd of h.fds) fs.close(fd, () => undefined);
     }
   }
 
