@@ -12,7 +12,8 @@ import type { StringTableSnapshot } from './string-table.js';
 import { lowerBlob, type UriColumnSnapshot } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
-export const SNAPSHOT_VERSION = 4;
+// 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
+export const SNAPSHOT_VERSION = 5;
 
 export interface Coverage {
   /** Segment file name -> bytes covered and their fingerprint. */
@@ -49,7 +50,7 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
     w.json(p + 'open', c.uris.open);
     for (const name of POSTINGS) {
       const ps = c[name];
-      w.json(`${p}${name}.keys`, ps.keys);
+      w.typed(`${p}${name}.refs`, ps.keyRefs);
       w.typed(`${p}${name}.heads`, ps.heads);
       w.typed(`${p}${name}.counts`, ps.counts);
       w.typed(`${p}${name}.prev`, ps.prev);
@@ -64,10 +65,10 @@ export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverag
   if (!r) return null;
   try {
     const meta = r.json<WafMeta>('meta');
-    if (meta.version !== SNAPSHOT_VERSION) return null;
+    checkVersion(meta.version);
     const tables = r.json<Record<'ips' | 'rules' | 'groups' | 'hosts', StringTableSnapshot>>('tables');
     const postings = (p: string, name: string): PostingsSnapshot => ({
-      keys: r.json<string[]>(`${p}${name}.keys`),
+      keyRefs: r.u32(`${p}${name}.refs`),
       heads: r.u32(`${p}${name}.heads`),
       counts: r.u32(`${p}${name}.counts`),
       prev: r.u32(`${p}${name}.prev`),
@@ -102,6 +103,11 @@ export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverag
   }
 }
 
+/** Another format is unreadable (the caller logs it and rebuilds from the segments). */
+function checkVersion(version: number): void {
+  if (version !== SNAPSHOT_VERSION) throw new Error(`snapshot format ${version}, this build reads format ${SNAPSHOT_VERSION}`);
+}
+
 interface AccessMeta {
   version: number;
   coverage: Coverage;
@@ -131,7 +137,7 @@ export function readAccessSnapshot(file: string): { sites: RollupSnapshotSite[];
   if (!r) return null;
   try {
     const meta = r.json<AccessMeta>('meta');
-    if (meta.version !== SNAPSHOT_VERSION) return null;
+    checkVersion(meta.version);
     const sites = meta.sites.map(({ site }) => {
       const p = `s${site}.`;
       return {

@@ -9,11 +9,17 @@
 // by it), not by a Map from key strings: a restored index fills it from ids resolved at open,
 // while a Map had to be built per site by the first append (~0.2 s for 1M events, ~2 us a
 // row of a 100,000-row append) and cost ~40 bytes a key besides.
+//
+// Each slot also keeps the string table ref of one value with its key: a snapshot stores
+// those refs, so a restore takes each key and key id from the restored table by index
+// instead of parsing ~230k key strings and hashing each into the table's Map (~0.2 s of
+// a 1M-event open, most of it hashing strings that were just parsed).
 import { GrowableU32 } from './growable-array.js';
 import { SlotIndex } from './slot-index.js';
 
 export interface PostingsSnapshot {
-  keys: string[];
+  /** Per slot: the string table ref of a value whose key is the slot's key. */
+  keyRefs: Uint32Array;
   heads: Uint32Array;
   counts: Uint32Array;
   prev: Uint32Array;
@@ -22,41 +28,65 @@ export interface PostingsSnapshot {
 /** Search key -> key id of the table the postings' keys come from (undefined: unknown key). */
 export type KeyIdOf = (key: string) => number | undefined;
 
+/** What restored postings need of their string table: keys and key ids by value ref. */
+export interface KeyTable {
+  readonly keys: readonly string[];
+  readonly keyIds: readonly number[];
+}
+
 export class Postings {
   keys: string[] = [];
+  /** Slot -> ref of a value with that key (what a snapshot stores). */
+  private readonly keyRefs: GrowableU32;
   /** Key id -> slot. */
   private readonly slots: SlotIndex;
   private readonly heads: GrowableU32;
   private readonly counts: GrowableU32;
   readonly prev: GrowableU32;
 
-  /** `keyIds` are the ids of `s.keys` (StringTable.restoreKeyIds). */
+  /** Restored postings take their keys and key ids from `table` (the restored string table) by `s.keyRefs`. */
   constructor(
     private readonly keyIdOf: KeyIdOf,
     s?: PostingsSnapshot,
-    keyIds?: Uint32Array,
+    table?: KeyTable,
   ) {
-    if (!s || !keyIds) {
+    if (!s || !table) {
       this.slots = new SlotIndex();
+      this.keyRefs = new GrowableU32(16);
       this.heads = new GrowableU32(16);
       this.counts = new GrowableU32(16);
       this.prev = new GrowableU32(1024);
       return;
     }
+    const n = s.keyRefs.length;
+    if (s.heads.length !== n || s.counts.length !== n) throw new Error(`postings snapshot: ${n} keys, ${s.heads.length} heads, ${s.counts.length} counts`);
+    const keys = new Array<string>(n);
+    const ids = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = s.keyRefs[i];
+      if (r >= table.keys.length) throw new Error(`postings snapshot: key ref ${r} outside the table (${table.keys.length} values)`);
+      keys[i] = table.keys[r];
+      ids[i] = table.keyIds[r];
+    }
+    this.keys = keys;
+    this.keyRefs = GrowableU32.from(s.keyRefs);
     this.heads = GrowableU32.from(s.heads);
     this.counts = GrowableU32.from(s.counts);
     this.prev = GrowableU32.from(s.prev);
-    this.keys = s.keys;
-    this.slots = SlotIndex.of(keyIds);
+    this.slots = SlotIndex.of(ids);
   }
 
-  /** Files position `p` (the next position) under `key` (id `keyId`); returns true for a new key. */
-  add(keyId: number, key: string, p: number): boolean {
+  /**
+   * Files position `p` (the next position) under `key` (id `keyId`, of the value with table
+   * ref `ref`); returns true for a new key.
+   */
+  add(ref: number, keyId: number, key: string, p: number): boolean {
     let slot = this.slots.get(keyId);
     const isNew = slot < 0;
     if (isNew) {
       slot = this.keys.length;
       this.keys.push(key);
+      this.keyRefs.push(ref);
       this.slots.set(keyId, slot);
       this.heads.push(0);
       this.counts.push(0);
@@ -90,7 +120,7 @@ export class Postings {
   }
 
   snapshot(): PostingsSnapshot {
-    return { keys: this.keys.slice(), heads: this.heads.copy(), counts: this.counts.copy(), prev: this.prev.copy() };
+    return { keyRefs: this.keyRefs.copy(), heads: this.heads.copy(), counts: this.counts.copy(), prev: this.prev.copy() };
   }
 
   /** Slot of `key`, -1 if it has no position here. */

@@ -117,10 +117,18 @@ function loadSnapshot<T>(read: () => T | null, logger: EventLogger, file: string
 export function recoverWaf(dir: string, indexDir: string, logger: EventLogger): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
   const report = newReport();
   const snapFile = snapshotPath(indexDir, 'waf');
-  const loaded = loadSnapshot(() => readWafSnapshot(snapFile), logger, snapFile);
+  // The restore is inside the guard too: a snapshot whose parts do not fit together is as unreadable as a garbled one.
+  const loaded = loadSnapshot(
+    () => {
+      const s = readWafSnapshot(snapFile);
+      return s && { coverage: s.coverage, index: WafIndex.restore(s.snap) };
+    },
+    logger,
+    snapFile,
+  );
   report.usedSnapshot = loaded !== null;
   const p = plan(dir, 'waf', loaded?.coverage ?? null, logger, report);
-  let index = loaded ? WafIndex.restore(loaded.snap) : new WafIndex();
+  let index = loaded ? loaded.index : new WafIndex();
   if (p.dropDays.size) index = index.filtered((d) => !p.dropDays.has(d));
   // Whole segments stream straight into the index while ids keep rising (the usual case:
   // days were filled in order); tails (few) are sorted first; anything out of order is

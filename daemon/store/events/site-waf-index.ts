@@ -55,10 +55,10 @@ export class SiteWafIndex {
     this.group = c ? GrowableU32.from(c.group) : new GrowableU32(16);
     this.host = c ? GrowableU32.from(c.host) : new GrowableU32(16);
     this.uris = c ? UriColumn.restore(c.uris) : new UriColumn();
-    // Key ids resolved here, at open, with the key strings replaced by the tables' copies.
-    this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, c && tables.ips.restoreKeyIds(c.byIp.keys));
-    this.byRule = new Postings((k) => tables.rules.keyId(k), c?.byRule, c && tables.rules.restoreKeyIds(c.byRule.keys));
-    this.byGroup = new Postings((k) => tables.groups.keyId(k), c?.byGroup, c && tables.groups.restoreKeyIds(c.byGroup.keys));
+    // Restored postings take their keys and key ids from the restored tables, by value ref.
+    this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, tables.ips);
+    this.byRule = new Postings((k) => tables.rules.keyId(k), c?.byRule, tables.rules);
+    this.byGroup = new Postings((k) => tables.groups.keyId(k), c?.byGroup, tables.groups);
   }
 
   get buckets(): Map<string, string[]> {
@@ -84,9 +84,9 @@ export class SiteWafIndex {
     this.uris.push(uri);
     const t = this.tables;
     const ipKey = t.ips.keys[ipRef];
-    if (this.byIp.add(t.ips.keyIds[ipRef], ipKey, p) && this.bucketMap !== null) this.bucket(ipKey);
-    this.byRule.add(t.rules.keyIds[ruleRef], t.rules.keys[ruleRef], p);
-    this.byGroup.add(t.groups.keyIds[groupRef], t.groups.keys[groupRef], p);
+    if (this.byIp.add(ipRef, t.ips.keyIds[ipRef], ipKey, p) && this.bucketMap !== null) this.bucket(ipKey);
+    this.byRule.add(ruleRef, t.rules.keyIds[ruleRef], t.rules.keys[ruleRef], p);
+    this.byGroup.add(groupRef, t.groups.keyIds[groupRef], t.groups.keys[groupRef], p);
   }
 
   columns(): SiteWafColumns {

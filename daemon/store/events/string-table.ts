@@ -44,27 +44,6 @@ export class StringTable {
     return r !== undefined && this.keys[r] === key ? this.keyIds[r] : undefined;
   }
 
-  /**
-   * Key ids of restored posting keys, replacing each key with the table's own copy (so
-   * restored structures do not keep duplicates). A key no value has gets an id of its own.
-   */
-  restoreKeyIds(keys: string[]): Uint32Array {
-    const ids = new Uint32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const r = this.refs.get(key);
-      if (r !== undefined && this.keys[r] === key) {
-        keys[i] = this.keys[r];
-        ids[i] = this.keyIds[r];
-        continue;
-      }
-      let k = this.keyOnly.get(key);
-      if (k === undefined) this.keyOnly.set(key, (k = this.keyCount++));
-      ids[i] = k;
-    }
-    return ids;
-  }
-
   /** Key id for a value not in the table yet (call before it is added). */
   private newValueKeyId(value: string, key: string): number {
     // A key equal to the new value can only be known from another spelling (keyOnly).

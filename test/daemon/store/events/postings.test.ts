@@ -26,23 +26,38 @@ describe('key ids of string tables and postings', () => {
     const values = ['A', 'b', 'a', 'C', 'B'];
     values.forEach((v, i) => {
       const r = t.ref(v);
-      p.add(t.keyIds[r], t.keys[r], i);
+      p.add(r, t.keyIds[r], t.keys[r], i);
     });
     const t2 = new StringTable().restore(t.snapshot());
     const snap = p.snapshot();
-    const p2 = new Postings((k) => t2.keyId(k), snap, t2.restoreKeyIds(snap.keys));
+    const p2 = new Postings((k) => t2.keyId(k), snap, t2);
     for (const k of ['a', 'b', 'c', 'd']) {
       expect(p2.count(k)).toBe(p.count(k));
       expect(p2.positions(k)).toEqual(p.positions(k));
     }
     for (const [v, pos] of [['c', 5], ['D', 6], ['a', 7]] as const) {
       const r = t2.ref(v);
-      p2.add(t2.keyIds[r], t2.keys[r], pos);
+      p2.add(r, t2.keyIds[r], t2.keys[r], pos);
     }
     expect(p2.positions('a')).toEqual([7, 2, 0]);
     expect(p2.positions('c')).toEqual([5, 3]);
     expect(p2.positions('d')).toEqual([6]);
     expect(p2.has('e')).toBe(false);
+    // The restored postings' keys are the table's own strings (no second copy of each).
+    expect(p2.keys.every((k) => t2.keys.includes(k))).toBe(true);
+    // ...and survive a second snapshot round.
+    const p3 = new Postings((k) => t2.keyId(k), p2.snapshot(), t2);
+    expect(p3.positions('a')).toEqual([7, 2, 0]);
+  });
+
+  it('refuses a postings snapshot whose key refs do not fit the table', () => {
+    const t = new StringTable();
+    const p = new Postings((k) => t.keyId(k));
+    const r = t.ref('x');
+    p.add(r, t.keyIds[r], t.keys[r], 0);
+    const snap = p.snapshot();
+    snap.keyRefs[0] = 7;
+    expect(() => new Postings((k) => t.keyId(k), snap, t)).toThrow(/outside the table/);
   });
 });
 

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openJsonlEventStore } from '../../../../daemon/store/events/jsonl-event-store.js';
+import { SNAPSHOT_VERSION } from '../../../../daemon/store/events/index-snapshot.js';
+import { SnapshotWriter } from '../../../../daemon/store/events/snapshot-file.js';
 import { accessEntry, memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
 
 const opts = (dir: string, logger = memoryLogger()) => ({ dir, clock: () => NOW, logger, retentionEveryMs: 0, snapshotEveryMs: 0 });
@@ -123,6 +125,20 @@ describe('open-time recovery', () => {
     expect(logger.records.some((r) => r.msg.startsWith('index snapshot unreadable'))).toBe(true);
     expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
     expect((await s.analytics({ site_id: 1, period: '24h' })).total_requests).toBe(3);
+    await s.close();
+  });
+
+  it('rebuilds from the segments, and says why, when the snapshot is of another format', async () => {
+    const dir = await seeded(3);
+    const old = new SnapshotWriter();
+    old.json('meta', { version: SNAPSHOT_VERSION - 1, coverage: {}, maxId: 3, sites: [] });
+    await old.write(path.join(dir, 'index', 'waf.snap'));
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(logger.records).toContainEqual(expect.objectContaining({ msg: 'index snapshot unreadable, rebuilding from segments', fields: expect.objectContaining({ error: expect.stringMatching(/format 4/) }) }));
+    expect(s.openReport.waf).toMatchObject({ usedSnapshot: false, entriesRead: 3 });
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10, search: '203.0.113.7' })).pagination.total).toBe(3);
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(3);
     await s.close();
   });
 });
