@@ -2,10 +2,9 @@
 // load the index snapshot, and read only what it does not cover: the tail appended after
 // it, or a whole segment whose covered bytes changed (hand edit), dropping days whose
 // segment disappeared. Invalid lines are skipped, counted and logged.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EventLogger } from './event-logger.js';
-import { cutTornTail, prefixFingerprint, readSegmentLines } from './segment-reader.js';
+import { endsFingerprint, readSegmentEnds, readSegmentLines, type SegmentEnds } from './segment-reader.js';
 import { listSegments, type EventKind, type SegmentRef } from './segment-names.js';
 import { readAccessSnapshot, readWafSnapshot, snapshotPath, type Coverage } from './index-snapshot.js';
 import { WafIndex, type WafIndexEntry } from './waf-index.js';
@@ -34,22 +33,34 @@ interface Plan {
 
 const LOGGED_INVALID_PER_SEGMENT = 5;
 
-function plan(dir: string, kind: EventKind, coverage: Coverage | null, logger: EventLogger, report: RecoveryReport): Plan {
+interface ScannedSegment {
+  ref: SegmentRef;
+  ends: SegmentEnds;
+}
+
+/** Every segment of a kind, torn tail cut (logged) and its ends read: the part of open that needs no snapshot. */
+function scanSegments(dir: string, kind: EventKind, logger: EventLogger, report: RecoveryReport): ScannedSegment[] {
+  return listSegments(dir, kind).map((ref) => {
+    const ends = readSegmentEnds(path.join(dir, ref.file));
+    if (ends.cut > 0) {
+      report.tornBytesCut += ends.cut;
+      logger.warn('torn last line cut from segment', { file: ref.file, bytes: ends.cut });
+    }
+    return { ref, ends };
+  });
+}
+
+function plan(dir: string, scanned: ScannedSegment[], coverage: Coverage | null, logger: EventLogger, report: RecoveryReport): Plan {
   const p: Plan = { reads: [], dropDays: new Set(), sizes: new Map() };
   const present = new Set<string>();
-  for (const ref of listSegments(dir, kind)) {
+  for (const { ref, ends } of scanned) {
     const full = path.join(dir, ref.file);
-    const cut = cutTornTail(full);
-    if (cut > 0) {
-      report.tornBytesCut += cut;
-      logger.warn('torn last line cut from segment', { file: ref.file, bytes: cut });
-    }
     present.add(ref.file);
-    const size = fs.statSync(full).size;
+    const size = ends.size;
     p.sizes.set(ref.file, size);
     const c = coverage?.[ref.file];
     if (!coverage || !c) p.reads.push({ ref, from: 0, whole: !coverage });
-    else if (size >= c.size && prefixFingerprint(full, c.size) === c.fp) {
+    else if (size >= c.size && endsFingerprint(full, ends, c.size) === c.fp) {
       if (size > c.size) p.reads.push({ ref, from: c.size, whole: false });
     } else {
       p.reads.push({ ref, from: 0, whole: true });
@@ -126,8 +137,9 @@ export function recoverWaf(dir: string, indexDir: string, logger: EventLogger): 
     logger,
     snapFile,
   );
+  const scanned = scanSegments(dir, 'waf', logger, report);
   report.usedSnapshot = loaded !== null;
-  const p = plan(dir, 'waf', loaded?.coverage ?? null, logger, report);
+  const p = plan(dir, scanned, loaded?.coverage ?? null, logger, report);
   let index = loaded ? loaded.index : new WafIndex();
   if (p.dropDays.size) index = index.filtered((d) => !p.dropDays.has(d));
   // Whole segments stream straight into the index while ids keep rising (the usual case:
@@ -154,10 +166,18 @@ export function recoverAccess(
 ): { rollups: AccessRollups; sizes: Map<string, number>; report: RecoveryReport; maxId: number } {
   const report = newReport();
   const snapFile = snapshotPath(indexDir, 'access');
-  const loaded = loadSnapshot(() => readAccessSnapshot(snapFile), logger, snapFile);
+  const loaded = loadSnapshot(
+    () => {
+      const s = readAccessSnapshot(snapFile);
+      return s && { coverage: s.coverage, maxId: s.maxId, rollups: AccessRollups.restore(s.sites) };
+    },
+    logger,
+    snapFile,
+  );
+  const scanned = scanSegments(dir, 'access', logger, report);
   report.usedSnapshot = loaded !== null;
-  const p = plan(dir, 'access', loaded?.coverage ?? null, logger, report);
-  const rollups = loaded ? AccessRollups.restore(loaded.sites) : new AccessRollups();
+  const p = plan(dir, scanned, loaded?.coverage ?? null, logger, report);
+  const rollups = loaded ? loaded.rollups : new AccessRollups();
   if (p.dropDays.size) rollups.keepDays((d) => !p.dropDays.has(d));
   if (loaded) rollups.maxId = loaded.maxId;
   const onEntry = (v: unknown): void => {

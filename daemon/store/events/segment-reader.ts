@@ -96,19 +96,72 @@ export function readSegmentLines(
   }
 }
 
+/** A segment's size after a torn-tail cut, and its first and last 4 KiB (for fingerprints). */
+export interface SegmentEnds {
+  size: number;
+  /** Bytes cut from a torn tail (0 almost always). */
+  cut: number;
+  head: Buffer;
+  tail: Buffer;
+}
+
+const FP_BYTES = 4096;
+
+/**
+ * What open needs of a segment, in one open and (usually) two reads: the torn-tail check
+ * of cutTornTail and the bytes of its fingerprint, so that a segment the snapshot covers
+ * whole is not opened and read a second time (on a cold cache every read is a seek).
+ */
+export function readSegmentEnds(file: string, afterCut = false): SegmentEnds {
+  const fd = fs.openSync(file, 'r');
+  let size: number;
+  let tail: Buffer;
+  let head: Buffer;
+  try {
+    size = fs.fstatSync(fd).size;
+    // The last min(4 KiB, size) bytes: the torn-tail check needs only the last byte.
+    const n = Math.min(FP_BYTES, size);
+    tail = Buffer.allocUnsafe(n);
+    const got = fs.readSync(fd, tail, 0, n, size - n);
+    if (got !== n || (n > 0 && tail[n - 1] !== NL)) size = -1; // torn (or changing): the slow path below
+    if (size <= FP_BYTES) head = tail;
+    else {
+      head = Buffer.allocUnsafe(FP_BYTES);
+      if (fs.readSync(fd, head, 0, FP_BYTES, 0) !== FP_BYTES) size = -1;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (size >= 0) return { size, cut: 0, head, tail };
+  if (afterCut) throw new Error(`${file}: changed while it was being opened`);
+  const cut = cutTornTail(file);
+  return { ...readSegmentEnds(file, true), cut };
+}
+
+/** prefixFingerprint(file, size), from the bytes readSegmentEnds kept when `size` is the whole segment. */
+export function endsFingerprint(file: string, ends: SegmentEnds, size: number): string {
+  // head and tail are then exactly the first and last min(4 KiB, size) bytes.
+  return size === ends.size ? fingerprintOf(size, ends.head, ends.tail) : prefixFingerprint(file, size);
+}
+
+function fingerprintOf(size: number, head: Uint8Array, tail: Uint8Array): string {
+  const h = crypto.createHash('sha1');
+  h.update(String(size));
+  h.update(head);
+  h.update(tail);
+  return h.digest('hex');
+}
+
 /** SHA-1 of the first and last 4 KiB of the first `size` bytes (and of `size` itself). */
 export function prefixFingerprint(file: string, size: number): string {
   const fd = fs.openSync(file, 'r');
   try {
-    const h = crypto.createHash('sha1');
-    h.update(String(size));
-    const buf = Buffer.alloc(4096);
-    const a = fs.readSync(fd, buf, 0, Math.min(4096, size), 0);
-    h.update(buf.subarray(0, a));
-    const start = Math.max(0, size - 4096);
-    const b = fs.readSync(fd, buf, 0, size - start, start);
-    h.update(buf.subarray(0, b));
-    return h.digest('hex');
+    const head = Buffer.alloc(FP_BYTES);
+    const a = fs.readSync(fd, head, 0, Math.min(FP_BYTES, size), 0);
+    const tail = Buffer.alloc(FP_BYTES);
+    const start = Math.max(0, size - FP_BYTES);
+    const b = fs.readSync(fd, tail, 0, size - start, start);
+    return fingerprintOf(size, head.subarray(0, a), tail.subarray(0, b));
   } finally {
     fs.closeSync(fd);
   }
