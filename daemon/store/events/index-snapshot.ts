@@ -3,13 +3,13 @@
 // Written on close and periodically; read at open so that start-up loads arrays instead of
 // parsing gigabytes of JSON (recovery.ts replays whatever the snapshot does not cover).
 import path from 'node:path';
-import { SnapshotReader, SnapshotWriter } from './snapshot-file.js';
+import { SnapshotReader, SnapshotWriter, unpackSection, type StoredSection } from './snapshot-file.js';
 import type { WafIndexSnapshot } from './waf-index.js';
 import type { RollupSnapshotSite } from './access-rollups.js';
 import type { SiteWafColumns } from './site-waf-index.js';
 import type { PostingsSnapshot } from './postings.js';
 import type { StringTableSnapshot } from './string-table.js';
-import { lowerBlob, type UriColumnSnapshot } from './uri-column.js';
+import type { PackedUris, UriColumnSnapshot } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
@@ -37,13 +37,20 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
   const meta: WafMeta = { version: SNAPSHOT_VERSION, coverage, maxId: snap.maxId, sites: [] };
   w.json('tables', { ips: snap.ips, rules: snap.rules, groups: snap.groups, hosts: snap.hosts });
   for (const [id, c] of snap.sites) {
-    meta.sites.push({ id, sealed: c.uris.sealed.map((ch) => ({ lower: ch.lower !== null })) });
+    meta.sites.push({ id, sealed: c.uris.sealed.map((ch) => ({ lower: 'unpack' in ch ? ch.lowered : ch.lower !== null })) });
     const p = `s${id}.`;
     w.typed(p + 'ids', c.ids);
     w.typed(p + 'ts', c.ts);
     for (const col of U32_COLUMNS) w.typed(p + col, c[col]);
     c.uris.sealed.forEach((ch, i) => {
-      // The lower-cased twin is not stored: it is recomputed at load (cheaper than its bytes).
+      if ('unpack' in ch) {
+        // Never unpacked since it was read: written back as stored.
+        const { text, offsets } = ch.stored as StoredUris;
+        w.stored(`${p}uri${i}`, text);
+        w.stored(`${p}off${i}`, offsets);
+        return;
+      }
+      // The lower-cased twin is not stored: it is made again on the chunk's first search (cheaper than its bytes).
       w.string(`${p}uri${i}`, ch.orig);
       w.typed(`${p}off${i}`, ch.offsets);
     });
@@ -58,6 +65,17 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
   }
   w.json('meta', meta);
   return w.write(file);
+}
+
+/** A sealed URI chunk as the snapshot holds it: its text and line offsets, deflated. */
+interface StoredUris {
+  text: StoredSection;
+  offsets: StoredSection;
+}
+
+function unpackUris(s: StoredUris): { orig: string; offsets: Uint32Array } {
+  const off = unpackSection(s.offsets);
+  return { orig: unpackSection(s.text).toString('utf8'), offsets: new Uint32Array(off.buffer, off.byteOffset, off.byteLength / 4) };
 }
 
 export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverage: Coverage } | null {
@@ -76,10 +94,9 @@ export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverag
     const sites: [number, SiteWafColumns][] = meta.sites.map(({ id, sealed }) => {
       const p = `s${id}.`;
       const uris: UriColumnSnapshot = {
-        sealed: sealed.map((ch, i) => {
-          const orig = r.string(`${p}uri${i}`);
-          const lower = !ch.lower ? null : r.has(`${p}low${i}`) ? r.string(`${p}low${i}`) : lowerBlob(orig);
-          return { orig, lower, offsets: r.u32(`${p}off${i}`) };
+        sealed: sealed.map((ch, i): PackedUris => {
+          const stored: StoredUris = { text: r.stored(`${p}uri${i}`, 'str'), offsets: r.stored(`${p}off${i}`, 'u32') };
+          return { stored, lowered: ch.lower, unpack: () => unpackUris(stored) };
         }),
         open: r.json<string[]>(p + 'open'),
       };

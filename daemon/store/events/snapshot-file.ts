@@ -13,7 +13,7 @@ const COMPRESS_FROM = 64 * 1024;
 
 const MAGIC = 'WAFSNAP1';
 
-type SectionType = 'f64' | 'u32' | 'u8' | 'str' | 'json';
+export type SectionType = 'f64' | 'u32' | 'u8' | 'str' | 'json';
 interface SectionInfo {
   type: SectionType;
   offset: number;
@@ -25,8 +25,36 @@ interface SectionInfo {
 
 const pad8 = (n: number): number => (n + 7) & ~7;
 
+/** A section's bytes as in the file: deflated when `raw` (its inflated length) is set. */
+export interface StoredSection {
+  name: string;
+  type: SectionType;
+  bytes: Buffer;
+  raw?: number;
+}
+
+/** The section's own bytes, inflated if it is stored deflated; 8-byte aligned. */
+export function unpackSection(s: StoredSection): Buffer {
+  if (s.raw === undefined) return s.bytes;
+  // One output buffer of the known size (plus room, so zlib does not start a spare one):
+  // the default 16 KiB chunks cost a list and a concatenating copy (~25% of the inflate).
+  const out = zlib.inflateRawSync(s.bytes, { chunkSize: s.raw + 64 });
+  if (out.length !== s.raw) throw new Error(`snapshot: section ${s.name} inflates to ${out.length} bytes, not ${s.raw}`);
+  // Typed arrays need an aligned start.
+  if (out.byteOffset % 8 === 0) return out;
+  const aligned = Buffer.allocUnsafeSlow(out.length);
+  out.copy(aligned);
+  return aligned;
+}
+
 export class SnapshotWriter {
-  private readonly parts: { name: string; type: SectionType; bytes: Uint8Array }[] = [];
+  /** `raw` set: the bytes are already deflated (a section written back as it was read). */
+  private readonly parts: { name: string; type: SectionType; bytes: Uint8Array; raw?: number }[] = [];
+
+  /** A section as a reader stored it, under `name`, written back without inflating it. */
+  stored(name: string, s: StoredSection): void {
+    this.parts.push({ name, type: s.type, bytes: s.bytes, raw: s.raw });
+  }
 
   typed(name: string, a: Float64Array | Uint32Array | Uint8Array): void {
     const type: SectionType = a instanceof Float64Array ? 'f64' : a instanceof Uint32Array ? 'u32' : 'u8';
@@ -46,9 +74,12 @@ export class SnapshotWriter {
     const sections: Record<string, SectionInfo> = {};
     let at = 0;
     for (const p of this.parts) {
-      const raw = p.bytes.byteLength;
-      if (raw >= COMPRESS_FROM) p.bytes = await deflateRaw(p.bytes, { level: 1 });
-      sections[p.name] = { type: p.type, offset: at, length: p.bytes.byteLength, ...(raw >= COMPRESS_FROM ? { raw } : {}) };
+      let raw = p.raw;
+      if (raw === undefined && p.bytes.byteLength >= COMPRESS_FROM) {
+        raw = p.bytes.byteLength;
+        p.bytes = await deflateRaw(p.bytes, { level: 1 });
+      }
+      sections[p.name] = { type: p.type, offset: at, length: p.bytes.byteLength, ...(raw !== undefined ? { raw } : {}) };
       at = pad8(at + p.bytes.byteLength);
     }
     const header = Buffer.from(JSON.stringify({ sections }), 'utf8');
@@ -123,7 +154,8 @@ export class SnapshotReader {
     return name in this.sections;
   }
 
-  private bytes(name: string, type: SectionType): Buffer {
+  /** A section as stored (still deflated if it was), to unpack later or write back as is. */
+  stored(name: string, type: SectionType): StoredSection {
     const s = this.sections[name];
     if (!s || s.type !== type) throw new Error(`snapshot: no ${type} section ${name}`);
     const buf = Buffer.allocUnsafeSlow(s.length);
@@ -133,16 +165,11 @@ export class SnapshotReader {
       if (n === 0) throw new Error(`snapshot: section ${name} is truncated`);
       got += n;
     }
-    if (s.raw === undefined) return buf;
-    // One output buffer of the known size (plus room, so zlib does not start a spare one):
-    // the default 16 KiB chunks cost a list and a concatenating copy (~25% of the inflate).
-    const out = zlib.inflateRawSync(buf, { chunkSize: s.raw + 64 });
-    if (out.length !== s.raw) throw new Error(`snapshot: section ${name} inflates to ${out.length} bytes, not ${s.raw}`);
-    // Typed arrays need an aligned start.
-    if (out.byteOffset % 8 === 0) return out;
-    const aligned = Buffer.allocUnsafeSlow(out.length);
-    out.copy(aligned);
-    return aligned;
+    return { name, type, bytes: buf, raw: s.raw };
+  }
+
+  private bytes(name: string, type: SectionType): Buffer {
+    return unpackSection(this.stored(name, type));
   }
 
   f64(name: string): Float64Array {

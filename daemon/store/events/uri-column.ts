@@ -12,16 +12,35 @@ export const CHUNK_SIZE = 1 << CHUNK_BITS;
 
 export interface SealedUris {
   orig: string;
-  /** Null when lower-casing changes nothing in the chunk. */
-  lower: string | null;
+  /**
+   * Null when lower-casing changes nothing in the chunk; undefined when it does but the
+   * twin has not been made yet (a restored chunk gets it on its first search).
+   */
+  lower: string | null | undefined;
   /** offsets[i] = start of line i; offsets[CHUNK_SIZE] = length + 1. */
   offsets: Uint32Array;
 }
 
+/**
+ * A sealed chunk as a snapshot stores it (deflated), unpacked on first use: an open then
+ * inflates and decodes no URI text (~56 MB for 1M events, the largest part of the index),
+ * and only the chunks that rows or searches touch are ever unpacked. A snapshot writes a
+ * chunk that was never unpacked back as stored.
+ */
+export interface PackedUris {
+  unpack(): { orig: string; offsets: Uint32Array };
+  /** Lower-casing changes something in the chunk. */
+  lowered: boolean;
+  /** The stored form, opaque here (index-snapshot.ts writes it back). */
+  stored: unknown;
+}
+
 export interface UriColumnSnapshot {
-  sealed: SealedUris[];
+  sealed: (SealedUris | PackedUris)[];
   open: string[];
 }
+
+const isPacked = (ch: SealedUris | PackedUris): ch is PackedUris => 'unpack' in ch;
 
 /** A line as stored: one line, and its lower-case twin of the same length (exotic case maps that change the length keep the original). */
 const oneLine = (uri: string): string => (uri.includes('\n') ? uri.replace(/\n/g, ' ') : uri);
@@ -41,7 +60,7 @@ export function lowerBlob(orig: string): string {
 }
 
 export class UriColumn {
-  private sealed: SealedUris[] = [];
+  private sealed: (SealedUris | PackedUris)[] = [];
   private openOrig: string[] = [];
   /**
    * Lower-cased twins of the open URIs, made by search() for the URIs it has not seen yet:
@@ -61,7 +80,7 @@ export class UriColumn {
     const c = pos >>> CHUNK_BITS;
     const line = pos & (CHUNK_SIZE - 1);
     if (c < this.sealed.length) {
-      const ch = this.sealed[c];
+      const ch = this.chunk(c);
       return ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
     }
     return this.openOrig[line];
@@ -77,7 +96,9 @@ export class UriColumn {
     for (let c = 0; c < this.sealed.length; c++) {
       const base = c << CHUNK_BITS;
       if (base >= limit) return out;
-      const { orig, lower, offsets } = this.sealed[c];
+      const ch = this.chunk(c);
+      if (ch.lower === undefined) ch.lower = lowerBlob(ch.orig);
+      const { orig, lower, offsets } = ch;
       const text = lower ?? orig;
       let from = 0;
       let line = 0;
@@ -117,6 +138,17 @@ export class UriColumn {
     col.length = col.sealed.length * CHUNK_SIZE;
     for (const u of s.open) col.push(u);
     return col;
+  }
+
+  /** Sealed chunk c, unpacked if it was still as stored. */
+  private chunk(c: number): SealedUris {
+    const ch = this.sealed[c];
+    if (!isPacked(ch)) return ch;
+    const { orig, offsets } = ch.unpack();
+    if (offsets.length !== CHUNK_SIZE + 1 || offsets[CHUNK_SIZE] !== orig.length) throw new Error(`URI chunk ${c}: offsets do not fit its text`);
+    const open: SealedUris = { orig, lower: ch.lowered ? undefined : null, offsets };
+    this.sealed[c] = open;
+    return open;
   }
 
   private seal(): void {

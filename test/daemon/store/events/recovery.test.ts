@@ -115,6 +115,16 @@ describe('open-time recovery', () => {
     expect(before[0].pagination.total).toBe(Math.ceil(n / 97));
     expect(fs.readdirSync(path.join(dir, 'index')).some((f) => f.includes('.tmp'))).toBe(false);
     await s2.close();
+    // A store that never touches its URI chunks writes them back as stored (not unpacked); the next open reads them the same.
+    const s3 = await openJsonlEventStore(opts(dir));
+    await s3.appendWafEvents([wafEvent({ uri: '/ETC/PASSWD/new' })]);
+    await s3.close();
+    const s4 = await openJsonlEventStore(opts(dir));
+    expect(s4.openReport.waf).toMatchObject({ usedSnapshot: true, entriesRead: 0 });
+    const pinned = await Promise.all(queries.map((search, k) => s4.searchWafLogs({ site_id: 1, page: 3, per_page: 25, search, before_id: before[k].as_of_id })));
+    expect(pinned).toEqual(before);
+    expect((await s4.searchWafLogs({ site_id: 1, page: 1, per_page: 1, search: 'etc/passwd' })).logs[0].uri).toBe('/ETC/PASSWD/new');
+    await s4.close();
   });
 
   it('rebuilds from the segments when the snapshot is unreadable', async () => {
