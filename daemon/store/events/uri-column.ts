@@ -146,9 +146,9 @@ export class UriColumn {
     if (!isPacked(ch)) return ch;
     const { orig, offsets } = ch.unpack();
     if (offsets.length !== CHUNK_SIZE + 1 || offsets[CHUNK_SIZE] !== orig.length) throw new Error(`URI chunk ${c}: offsets do not fit its text`);
-    const open: SealedUris = { orig, lower: ch.lowered ? undefined : null, offsets };
-    this.sealed[c] = open;
-    return open;
+    const unpacked: SealedUris = { orig, lower: ch.lowered ? undefined : null, offsets };
+    this.sealed[c] = unpacked;
+    return unpacked;
   }
 
   private seal(): void {
