@@ -4,12 +4,12 @@
 // parsing gigabytes of JSON (recovery.ts replays whatever the snapshot does not cover).
 import path from 'node:path';
 import { SnapshotReader, SnapshotWriter, unpackSection, type StoredSection } from './snapshot-file.js';
-import type { WafIndexSnapshot } from './waf-index.js';
-import type { RollupSnapshotSite } from './access-rollups.js';
+import type { PackedSite, PackedWafIndex, WafIndexSnapshot } from './waf-index.js';
+import type { PackedRollupSite, RollupSnapshotSite } from './access-rollups.js';
 import type { SiteWafColumns } from './site-waf-index.js';
 import type { PostingsSnapshot } from './postings.js';
 import type { StringTableSnapshot } from './string-table.js';
-import type { PackedUris, UriColumnSnapshot } from './uri-column.js';
+import type { PackedUris } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
@@ -78,41 +78,55 @@ function unpackUris(s: StoredUris): { orig: string; offsets: Uint32Array } {
   return { orig: unpackSection(s.text).toString('utf8'), offsets: new Uint32Array(off.buffer, off.byteOffset, off.byteLength / 4) };
 }
 
-export function readWafSnapshot(file: string): { snap: WafIndexSnapshot; coverage: Coverage } | null {
+const f64Of = (s: StoredSection): Float64Array => {
+  const b = unpackSection(s);
+  return new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
+};
+const u32Of = (s: StoredSection): Uint32Array => {
+  const b = unpackSection(s);
+  return new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+};
+const jsonOf = <T>(s: StoredSection): T => JSON.parse(unpackSection(s).toString('utf8')) as T;
+
+/**
+ * The snapshot with the string tables restored and every site packed: its sections are
+ * read as stored (deflated) and unpacked by the site's first use (waf-index.ts, PackedSite).
+ */
+export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage: Coverage } | null {
   const r = SnapshotReader.open(file);
   if (!r) return null;
   try {
     const meta = r.json<WafMeta>('meta');
     checkVersion(meta.version);
     const tables = r.json<Record<'ips' | 'rules' | 'groups' | 'hosts', StringTableSnapshot>>('tables');
-    const postings = (p: string, name: string): PostingsSnapshot => ({
-      keyRefs: r.u32(`${p}${name}.refs`),
-      heads: r.u32(`${p}${name}.heads`),
-      counts: r.u32(`${p}${name}.counts`),
-      prev: r.u32(`${p}${name}.prev`),
-    });
-    const sites: [number, SiteWafColumns][] = meta.sites.map(({ id, sealed }) => {
+    const sites: [number, PackedSite][] = meta.sites.map(({ id, sealed }) => {
       const p = `s${id}.`;
-      const uris: UriColumnSnapshot = {
-        sealed: sealed.map((ch, i): PackedUris => {
-          const stored: StoredUris = { text: r.stored(`${p}uri${i}`, 'str'), offsets: r.stored(`${p}off${i}`, 'u32') };
-          return { stored, lowered: ch.lower, unpack: () => unpackUris(stored) };
-        }),
-        open: r.json<string[]>(p + 'open'),
+      const col = (name: string, type: 'f64' | 'u32' | 'json'): StoredSection => r.stored(p + name, type);
+      const postings = (name: string): (() => PostingsSnapshot) => {
+        const [refs, heads, counts, prev] = ['refs', 'heads', 'counts', 'prev'].map((part) => col(`${name}.${part}`, 'u32'));
+        return () => ({ keyRefs: u32Of(refs), heads: u32Of(heads), counts: u32Of(counts), prev: u32Of(prev) });
       };
-      const cols = {
-        ids: r.f64(p + 'ids'),
-        ts: r.f64(p + 'ts'),
-        ip: r.u32(p + 'ip'),
-        rule: r.u32(p + 'rule'),
-        group: r.u32(p + 'group'),
-        host: r.u32(p + 'host'),
-        uris,
-        byIp: postings(p, 'byIp'),
-        byRule: postings(p, 'byRule'),
-        byGroup: postings(p, 'byGroup'),
-      };
-      return [id, cols];
+      const [ids, ts] = [col('ids', 'f64'), col('ts', 'f64')];
+      const [ip, rule, group, host] = U32_COLUMNS.map((name) => col(name, 'u32'));
+      const [byIp, byRule, byGroup] = POSTINGS.map(postings);
+      const chunks = sealed.map((ch, i): PackedUris => {
+        const stored: StoredUris = { text: r.stored(`${p}uri${i}`, 'str'), offsets: r.stored(`${p}off${i}`, 'u32') };
+        return { stored, lowered: ch.lower, unpack: () => unpackUris(stored) };
+      });
+      const open = col('open', 'json');
+      const unpack = (): SiteWafColumns => ({
+        ids: f64Of(ids),
+        ts: f64Of(ts),
+        ip: u32Of(ip),
+        rule: u32Of(rule),
+        group: u32Of(group),
+        host: u32Of(host),
+        uris: { sealed: chunks, open: jsonOf<string[]>(open) },
+        byIp: byIp(),
+        byRule: byRule(),
+        byGroup: byGroup(),
+      });
+      return [id, { length: (ids.raw ?? ids.bytes.length) / 8, unpack }];
     });
     return { snap: { maxId: meta.maxId, ips: tables.ips, rules: tables.rules, groups: tables.groups, hosts: tables.hosts, sites }, coverage: meta.coverage };
   } finally {
@@ -149,23 +163,31 @@ export function writeAccessSnapshot(file: string, sites: readonly RollupSnapshot
   return w.write(file);
 }
 
-export function readAccessSnapshot(file: string): { sites: RollupSnapshotSite[]; coverage: Coverage; maxId: number } | null {
+/** The rollups with every site packed: sections read as stored, unpacked by the site's first use (access-rollups.ts). */
+export function readAccessSnapshot(file: string): { sites: PackedRollupSite[]; coverage: Coverage; maxId: number } | null {
   const r = SnapshotReader.open(file);
   if (!r) return null;
   try {
     const meta = r.json<AccessMeta>('meta');
     checkVersion(meta.version);
-    const sites = meta.sites.map(({ site }) => {
+    const sites = meta.sites.map(({ site }): PackedRollupSite => {
       const p = `s${site}.`;
-      return {
-        site,
-        hours: r.f64(p + 'hours'),
-        requests: r.f64(p + 'requests'),
-        blocked: r.f64(p + 'blocked'),
-        sketches: readSketches(r, p + 'hour'),
-        days: r.f64(p + 'days'),
-        daySketches: readSketches(r, p + 'day'),
+      const [hours, requests, blocked, days] = ['hours', 'requests', 'blocked', 'days'].map((name) => r.stored(p + name, 'f64'));
+      const sketches = (name: string): (() => Uint8Array[]) => {
+        const [lens, bytes] = [r.stored(`${p}${name}.len`, 'u32'), r.stored(`${p}${name}.bytes`, 'u8')];
+        return () => splitSketches(u32Of(lens), unpackSection(bytes));
       };
+      const [hourSketches, daySketches] = [sketches('hour'), sketches('day')];
+      const unpack = (): RollupSnapshotSite => ({
+        site,
+        hours: f64Of(hours),
+        requests: f64Of(requests),
+        blocked: f64Of(blocked),
+        sketches: hourSketches(),
+        days: f64Of(days),
+        daySketches: daySketches(),
+      });
+      return { site, unpack };
     });
     return { sites, coverage: meta.coverage, maxId: meta.maxId ?? 0 };
   } finally {
@@ -186,12 +208,11 @@ function writeSketches(w: SnapshotWriter, name: string, sketches: readonly Uint8
   w.typed(`${name}.bytes`, all);
 }
 
-function readSketches(r: SnapshotReader, name: string): Uint8Array[] {
-  const lens = r.u32(`${name}.len`);
-  const all = r.u8(`${name}.bytes`);
+function splitSketches(lens: Uint32Array, all: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   let at = 0;
   for (const n of lens) {
+    if (at + n > all.length) throw new Error('snapshot: sketch lengths run past their bytes');
     out.push(all.subarray(at, at + n));
     at += n;
   }

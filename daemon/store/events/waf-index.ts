@@ -26,9 +26,23 @@ export interface WafIndexSnapshot {
   sites: [number, SiteWafColumns][];
 }
 
+/**
+ * A site as a snapshot stores it, turned into columns on first use: an open restores the
+ * shared string tables and no site's columns or postings; the first search, row or append
+ * of a site unpacks that site alone (a tenth of the work on the benchmark's 10 sites).
+ */
+export interface PackedSite {
+  /** Events of the site (counted without unpacking). */
+  length: number;
+  unpack(): SiteWafColumns;
+}
+
+/** What an open restores from: the snapshot with its sites still packed. */
+export type PackedWafIndex = Omit<WafIndexSnapshot, 'sites'> & { sites: [number, PackedSite][] };
+
 export class WafIndex {
   readonly tables: WafTables = { ips: new IpTable(), rules: new StringTable(), groups: new StringTable(), hosts: new StringTable() };
-  private readonly sites = new Map<number, SiteWafIndex>();
+  private readonly sites = new Map<number, SiteWafIndex | PackedSite>();
   /** Highest id added (committed). */
   maxId = 0;
   count = 0;
@@ -39,7 +53,7 @@ export class WafIndex {
 
   /** Adds an event under `id` (ids must rise). `e` may carry more fields; only these are read. */
   addWithId(id: number, e: Omit<WafIndexEntry, 'id'>): void {
-    let site = this.sites.get(e.site_id);
+    let site = this.site(e.site_id);
     if (!site) this.sites.set(e.site_id, (site = new SiteWafIndex(this.tables)));
     const t = this.tables;
     site.add(id, e.timestamp_ms, t.ips.ref(e.client_ip), t.rules.ref(e.rule_id), t.groups.ref(e.group), t.hosts.ref(e.host), e.uri);
@@ -47,8 +61,19 @@ export class WafIndex {
     this.count++;
   }
 
+  /** The site's index, unpacked if it was still as the snapshot stored it. */
   site(siteId: number): SiteWafIndex | undefined {
-    return this.sites.get(siteId);
+    const s = this.sites.get(siteId);
+    if (s === undefined || s instanceof SiteWafIndex) return s;
+    const site = new SiteWafIndex(this.tables, s.unpack());
+    if (site.length !== s.length) throw new Error(`site ${siteId}: ${site.length} events unpacked, ${s.length} expected`);
+    this.sites.set(siteId, site);
+    return site;
+  }
+
+  /** Every site, unpacked (snapshots, retention, rebuilds). */
+  private allSites(): [number, SiteWafIndex][] {
+    return [...this.sites.keys()].map((id) => [id, this.site(id)!]);
   }
 
   siteIds(): number[] {
@@ -63,20 +88,19 @@ export class WafIndex {
       rules: t.rules.snapshot(),
       groups: t.groups.snapshot(),
       hosts: t.hosts.snapshot(),
-      sites: [...this.sites].map(([id, s]) => [id, s.columns()]),
+      sites: this.allSites().map(([id, s]) => [id, s.columns()]),
     };
   }
 
-  static restore(s: WafIndexSnapshot): WafIndex {
+  static restore(s: PackedWafIndex): WafIndex {
     const idx = new WafIndex();
     idx.tables.ips.restore(s.ips);
     idx.tables.rules.restore(s.rules);
     idx.tables.groups.restore(s.groups);
     idx.tables.hosts.restore(s.hosts);
-    for (const [id, cols] of s.sites) {
-      const site = new SiteWafIndex(idx.tables, cols);
-      idx.sites.set(id, site);
-      idx.count += site.length;
+    for (const [id, packed] of s.sites) {
+      idx.sites.set(id, packed);
+      idx.count += packed.length;
     }
     idx.maxId = s.maxId;
     return idx;
@@ -85,7 +109,7 @@ export class WafIndex {
   /** Every entry, site by site (slow path: retention and recovery rebuilds). */
   *entries(): Generator<WafIndexEntry> {
     const t = this.tables;
-    for (const [siteId, s] of this.sites) {
+    for (const [siteId, s] of this.allSites()) {
       for (let p = 0; p < s.length; p++) {
         yield {
           id: s.ids.get(p),
@@ -109,7 +133,7 @@ export class WafIndex {
   filtered(keepDay: (day: number) => boolean): WafIndex {
     const next = new WafIndex();
     const t = this.tables;
-    for (const [siteId, s] of this.sites) {
+    for (const [siteId, s] of this.allSites()) {
       for (let p = 0; p < s.length; p++) {
         const ts = s.ts.get(p);
         if (!keepDay(dayOfMs(ts))) continue;

@@ -127,6 +127,43 @@ describe('open-time recovery', () => {
     await s4.close();
   });
 
+  it('sites restored packed answer, take appends and leave by retention like unpacked ones', async () => {
+    const dir = tempDir();
+    const s = await openJsonlEventStore(opts(dir));
+    const DAY = 86_400_000;
+    // Three sites over three days (site 3 only on the oldest day), WAF events and access entries.
+    for (const site_id of [1, 2, 3]) {
+      for (const back of site_id === 3 ? [2] : [0, 1, 2]) {
+        const at = NOW - 60_000 - back * DAY;
+        await s.appendWafEvents(Array.from({ length: 30 }, (_, i) => wafEvent({ site_id, timestamp_ms: at, uri: `/s${site_id}/d${back}/${i}`, client_ip: `10.${site_id}.${back}.${i % 4}` })));
+        await s.appendAccessEntries(Array.from({ length: 20 }, (_, i) => accessEntry({ site_id, timestamp: Math.floor(at / 1000), client_ip: `10.${site_id}.${back}.${i}` })));
+      }
+    }
+    const ask = (st: typeof s) =>
+      Promise.all([1, 2, 3].flatMap((site_id) => [st.searchWafLogs({ site_id, page: 1, per_page: 7, search: `10.${site_id}.2.1` }), st.searchWafLogs({ site_id, page: 2, per_page: 7 }), st.analytics({ site_id, period: '7d' })]));
+    const before = await ask(s);
+    await s.close();
+    const s2 = await openJsonlEventStore(opts(dir));
+    expect(s2.stats().waf_events).toBe(210); // counted without unpacking any site
+    expect(await ask(s2)).toEqual(before);
+    await s2.close();
+    // Appends into a site still packed, then retention of the oldest day across packed sites.
+    const s3 = await openJsonlEventStore(opts(dir));
+    await s3.appendWafEvents([wafEvent({ site_id: 2, uri: '/s2/new' })]);
+    await s3.appendAccessEntries([accessEntry({ site_id: 2, client_ip: '10.2.9.9' })]);
+    expect((await s3.searchWafLogs({ site_id: 2, page: 1, per_page: 1 })).logs[0].uri).toBe('/s2/new');
+    expect((await s3.analytics({ site_id: 2, period: '24h' })).total_requests).toBe(21);
+    await s3.close();
+    const s4 = await openJsonlEventStore({ ...opts(dir), retentionDays: 1 });
+    await s4.applyRetention(NOW);
+    expect(s4.stats().waf_events).toBe(121);
+    expect((await s4.searchWafLogs({ site_id: 3, page: 1, per_page: 5 })).pagination.total).toBe(0);
+    expect((await s4.searchWafLogs({ site_id: 1, page: 1, per_page: 5 })).pagination.total).toBe(60);
+    expect((await s4.analytics({ site_id: 3, period: '7d' })).total_requests).toBe(0);
+    expect((await s4.analytics({ site_id: 1, period: '7d' })).total_requests).toBe(40);
+    await s4.close();
+  });
+
   it('rebuilds from the segments when the snapshot is unreadable', async () => {
     const dir = await seeded(3);
     fs.writeFileSync(path.join(dir, 'index', 'waf.snap'), 'garbage');
