@@ -9,7 +9,7 @@ import type { PackedRollupSite, RollupSnapshotSite } from './access-rollups.js';
 import type { SiteWafColumns } from './site-waf-index.js';
 import type { PostingsSnapshot } from './postings.js';
 import type { StringTableSnapshot } from './string-table.js';
-import type { PackedUris } from './uri-column.js';
+import { CHUNK_SIZE as URI_CHUNK, type PackedUris } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
@@ -86,6 +86,8 @@ const u32Of = (s: StoredSection): Uint32Array => {
   const b = unpackSection(s);
   return new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 };
+/** Elements of `size` bytes in a section, from its stored lengths (nothing inflated). */
+const count = (s: StoredSection, size: number): number => (s.raw ?? s.bytes.length) / size;
 const jsonOf = <T>(s: StoredSection): T => JSON.parse(unpackSection(s).toString('utf8')) as T;
 
 /**
@@ -102,18 +104,27 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
     const sites: [number, PackedSite][] = meta.sites.map(({ id, sealed }) => {
       const p = `s${id}.`;
       const col = (name: string, type: 'f64' | 'u32' | 'json'): StoredSection => r.stored(p + name, type);
-      const postings = (name: string): (() => PostingsSnapshot) => {
+      const postings = (name: string): { fits: boolean; load: () => PostingsSnapshot } => {
         const [refs, heads, counts, prev] = ['refs', 'heads', 'counts', 'prev'].map((part) => col(`${name}.${part}`, 'u32'));
-        return () => ({ keyRefs: u32Of(refs), heads: u32Of(heads), counts: u32Of(counts), prev: u32Of(prev) });
+        const keys = count(refs, 4);
+        return {
+          fits: count(prev, 4) === n && count(heads, 4) === keys && count(counts, 4) === keys,
+          load: () => ({ keyRefs: u32Of(refs), heads: u32Of(heads), counts: u32Of(counts), prev: u32Of(prev) }),
+        };
       };
       const [ids, ts] = [col('ids', 'f64'), col('ts', 'f64')];
       const [ip, rule, group, host] = U32_COLUMNS.map((name) => col(name, 'u32'));
+      const n = count(ids, 8);
       const [byIp, byRule, byGroup] = POSTINGS.map(postings);
       const chunks = sealed.map((ch, i): PackedUris => {
         const stored: StoredUris = { text: r.stored(`${p}uri${i}`, 'str'), offsets: r.stored(`${p}off${i}`, 'u32') };
         return { stored, lowered: ch.lower, unpack: () => unpackUris(stored) };
       });
       const open = col('open', 'json');
+      // What can be checked without inflating is checked now, so that a snapshot whose parts
+      // do not fit together is refused at open (and rebuilt), not at the site's first use.
+      const sameLength = [ts, ip, rule, group, host].every((c) => count(c, c === ts ? 8 : 4) === n);
+      if (!sameLength || !byIp.fits || !byRule.fits || !byGroup.fits || sealed.length !== Math.floor(n / URI_CHUNK)) throw new Error(`snapshot: the sections of site ${id} do not fit together`);
       const unpack = (): SiteWafColumns => ({
         ids: f64Of(ids),
         ts: f64Of(ts),
@@ -122,11 +133,11 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
         group: u32Of(group),
         host: u32Of(host),
         uris: { sealed: chunks, open: jsonOf<string[]>(open) },
-        byIp: byIp(),
-        byRule: byRule(),
-        byGroup: byGroup(),
+        byIp: byIp.load(),
+        byRule: byRule.load(),
+        byGroup: byGroup.load(),
       });
-      return [id, { length: (ids.raw ?? ids.bytes.length) / 8, unpack }];
+      return [id, { length: n, unpack }];
     });
     return { snap: { maxId: meta.maxId, ips: tables.ips, rules: tables.rules, groups: tables.groups, hosts: tables.hosts, sites }, coverage: meta.coverage };
   } finally {
@@ -173,19 +184,23 @@ export function readAccessSnapshot(file: string): { sites: PackedRollupSite[]; c
     const sites = meta.sites.map(({ site }): PackedRollupSite => {
       const p = `s${site}.`;
       const [hours, requests, blocked, days] = ['hours', 'requests', 'blocked', 'days'].map((name) => r.stored(p + name, 'f64'));
-      const sketches = (name: string): (() => Uint8Array[]) => {
+      const sketches = (name: string): { n: number; load: () => Uint8Array[] } => {
         const [lens, bytes] = [r.stored(`${p}${name}.len`, 'u32'), r.stored(`${p}${name}.bytes`, 'u8')];
-        return () => splitSketches(u32Of(lens), unpackSection(bytes));
+        return { n: count(lens, 4), load: () => splitSketches(u32Of(lens), unpackSection(bytes)) };
       };
       const [hourSketches, daySketches] = [sketches('hour'), sketches('day')];
+      const hourCount = count(hours, 8);
+      // Checked now (nothing inflated), so that parts that do not fit are refused at open, not at first use.
+      const fits = count(requests, 8) === hourCount && count(blocked, 8) === hourCount && hourSketches.n === hourCount && daySketches.n === count(days, 8);
+      if (!fits) throw new Error(`snapshot: the rollup sections of site ${site} do not fit together`);
       const unpack = (): RollupSnapshotSite => ({
         site,
         hours: f64Of(hours),
         requests: f64Of(requests),
         blocked: f64Of(blocked),
-        sketches: hourSketches(),
+        sketches: hourSketches.load(),
         days: f64Of(days),
-        daySketches: daySketches(),
+        daySketches: daySketches.load(),
       });
       return { site, unpack };
     });

@@ -164,6 +164,25 @@ describe('open-time recovery', () => {
     await s4.close();
   });
 
+  it('refuses at open (and rebuilds) a snapshot whose site sections do not fit together, without unpacking the site', async () => {
+    const dir = await seeded(5);
+    const file = path.join(dir, 'index', 'waf.snap');
+    const bytes = fs.readFileSync(file);
+    const len = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.toString('utf8', 16, 16 + len)) as { sections: Record<string, { length: number }> };
+    expect(header.sections['s1.ts'].length).toBe(40); // 5 timestamps, stored as is
+    header.sections['s1.ts'].length = 32; // one timestamp short (same header length)
+    const edited = Buffer.from(JSON.stringify(header), 'utf8');
+    expect(edited.length).toBe(len);
+    edited.copy(bytes, 16);
+    fs.writeFileSync(file, bytes);
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(logger.records).toContainEqual(expect.objectContaining({ msg: 'index snapshot unreadable, rebuilding from segments', fields: expect.objectContaining({ error: expect.stringMatching(/do not fit together/) }) }));
+    expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total).toBe(5);
+    await s.close();
+  });
+
   it('rebuilds from the segments when the snapshot is unreadable', async () => {
     const dir = await seeded(3);
     fs.writeFileSync(path.join(dir, 'index', 'waf.snap'), 'garbage');
