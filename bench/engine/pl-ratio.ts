@@ -5,7 +5,7 @@
 // minutes apart, and its ratio moves by +-20% from run to run here.
 //
 //   npx tsx bench/engine/pl-ratio.ts ["8 KB JSON POST"] [--rounds 30] [--block 50] [--roots /work/main,/tmp/base]
-//                                    [--daemon] [--levels 1,4] [--vary same|fresh|unique]
+//                                    [--daemon] [--levels 1,4] [--vary same|fresh|unique|mixed]
 //
 // --daemon: the daemon's rule set (daemon/waf: base settings, CRS with the WordPress exclusions,
 // the cms group) instead of the bench's plain CRS; --levels: paranoia levels to run (default 1,4);
@@ -49,7 +49,7 @@ async function loadWaf(root: string, pl: number) {
 const copiesByName = new Map(requestNames.map((name) => {
   const request = benchRequests[name];
   if (request === undefined) throw new Error(`unknown request "${name}"`);
-  return [name, requestCopies(request, vary, vary === 'unique' ? 300 + rounds * block : 256)];
+  return [name, requestCopies(request, vary, vary === 'unique' || vary === 'mixed' ? 300 + rounds * block : 256)];
 }));
 const configs: Config[] = [];
 for (const root of roots) {

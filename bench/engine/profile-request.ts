@@ -6,7 +6,7 @@
 //
 // Arguments: request name (see requests.ts), paranoia level, iterations, optional profile path.
 // Options: --daemon (the daemon's rule set: daemon/waf, CRS with the WordPress exclusions and the
-// cms group), --budget MS (the edge's time budget, default off), --vary same|fresh|unique (what
+// cms group), --budget MS (the edge's time budget, default off), --vary same|fresh|unique|mixed (what
 // the requests repeat, request-copies.ts: 'unique' makes new values for every request, a stream
 // of copies made ahead of the timed loop; default same).
 import { writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ const pl = Number(plText) as 1 | 2 | 3 | 4;
 const waf = daemon ? compileRuleSet(defaultRuleSettings(pl), findCrs('/usr/share/modsecurity-crs')) : loadCrs({ registries: defaultRegistries, rulesDir: CRS_RULES, setupFile: CRS_SETUP, before: [{ text: BENCH_BASE, name: '<bench base>' }], paranoiaLevel: pl });
 const iterations = Number(iterationsText);
 // 'unique' needs a copy per request: made ahead, so the loop times the engine only.
-let copies = requestCopies(request, vary, vary === 'unique' ? Math.min(2000, iterations) : 256);
+let copies = requestCopies(request, vary, vary === 'unique' || vary === 'mixed' ? Math.min(2000, iterations) : 256);
 let turn = 0;
 // The budget starts after the warm-up: a cold rule set spends its first requests compiling regexes.
 let warm = false;
@@ -47,7 +47,7 @@ const once = () => {
 };
 for (let i = 0; i < Math.min(2000, iterations); i++) once();
 warm = true;
-if (vary === 'unique') copies = requestCopies(request, vary, iterations);
+if (vary === 'unique' || vary === 'mixed') copies = requestCopies(request, vary, iterations);
 turn = 0;
 const session = profilePath === undefined ? undefined : new Session();
 if (session !== undefined) {

@@ -6,10 +6,12 @@
 // - unique: every letter and digit of the URI, header values (but Host, Content-Length and
 //   Content-Type) and body replaced at random by one of the same kind, %XX escapes kept: values
 //   never repeat across requests (the worst case for anything remembered across requests),
-//   their shape and byte classes stay alike, and no verdict should change.
+//   their shape and byte classes stay alike, and no verdict should change;
+// - mixed: a returning browser with new content: header and cookie values as in 'fresh', the URI
+//   and body as in 'unique'.
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 
-export type CopyMode = 'same' | 'fresh' | 'unique';
+export type CopyMode = 'same' | 'fresh' | 'unique' | 'mixed';
 
 const copy = (s: string) => Buffer.from(s, 'latin1').toString('latin1');
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -30,17 +32,19 @@ const KEEP = new Set(['host', 'content-length', 'content-type']);
 
 function copyOf(r: EngineRequest, mode: CopyMode): EngineRequest {
   if (mode === 'same') return r;
-  const value = mode === 'fresh' ? copy : scramble;
+  const header = mode === 'unique' ? scramble : copy;
+  const content = mode === 'fresh' ? copy : scramble;
   return {
     ...r,
-    uri: value(r.uri),
-    headers: r.headers.map(([n, v]) => [copy(n), KEEP.has(n.toLowerCase()) ? copy(v) : value(v)] as [string, string]),
-    body: r.body === undefined ? undefined : Buffer.from(value(r.body.toString('latin1')), 'latin1'),
+    uri: content(r.uri),
+    headers: r.headers.map(([n, v]) => [copy(n), KEEP.has(n.toLowerCase()) ? copy(v) : header(v)] as [string, string]),
+    body: r.body === undefined ? undefined : Buffer.from(content(r.body.toString('latin1')), 'latin1'),
   };
 }
 
 /** `count` copies of `request` (one for 'same'), to be used in turn. */
 export function requestCopies(request: EngineRequest, mode: CopyMode, count = 256): EngineRequest[] {
   if (mode === 'same') return [request];
+  if (!['fresh', 'unique', 'mixed'].includes(mode)) throw new Error(`--vary: same, fresh, unique or mixed, not "${mode}"`);
   return Array.from({ length: count }, () => copyOf(request, mode));
 }

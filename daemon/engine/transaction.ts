@@ -35,7 +35,7 @@ import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 import { TimeBudget } from './budget/time-budget.js';
 import { longestInput } from './budget/longest-input.js';
-import { RowAllocator, type MissMemo, type MissRow } from './rules/miss-memo.js';
+import { TransactionMisses } from './rules/transaction-misses.js';
 
 
 const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -90,10 +90,8 @@ export class Transaction implements ActionContext {
    *  undefined until asked for (rules/distinct-values.ts). */
   readonly slotDistinct: Array<DistinctValues | null | undefined>;
   private slotPhase = 0;
-  private readonly missMemo: MissMemo;
-  /** Rows for values the memo does not keep (made on first need). */
-  private localMissRows: RowAllocator | undefined;
-  private readonly foundMisses: MissRow = { table: new Int32Array(0), row: 0 };
+  /** Operator misses known for this transaction's values (rules/transaction-misses.ts). */
+  readonly misses: TransactionMisses;
   private readonly exclusionSources: Array<readonly VarEntry[] | undefined>;
   private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
@@ -117,9 +115,9 @@ export class Transaction implements ActionContext {
       auditEngine: engine.auditEngine,
       auditLogParts: engine.auditLogParts,
     };
-    this.missMemo = host.ruleSet.missMemo;
     this.slotEntries = new Array(host.ruleSet.targetSlots);
     this.slotDistinct = new Array(host.ruleSet.targetSlots);
+    this.misses = new TransactionMisses(host.ruleSet.missMemo, host.ruleSet.missSummaries, this.slotEntries, host.ruleSet.missGroups);
     this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
     this.exclusionResults = new Array(host.ruleSet.exclusionGroups);
     const tx = this.tx;
@@ -145,6 +143,7 @@ export class Transaction implements ActionContext {
       // Request, body and response data only change between phases.
       this.slotEntries.fill(undefined);
       this.slotDistinct.fill(undefined);
+      this.misses.newPhase();
       this.slotPhase = phase;
     }
     this.phase = phase;
@@ -229,37 +228,6 @@ export class Transaction implements ActionContext {
   get byteClasses(): Int32Array {
     return this.host.ruleSet.byteClasses;
   }
-
-  /** The rule (by its miss bit's word and mask) is known to miss on this value, in this
-   *  transaction or an earlier one of the same rule set (rules/miss-bits.ts, rules/miss-memo.ts). */
-  knownMiss(cell: VarEntry, word: number, mask: number): boolean {
-    if (cell.missOwner !== this.missMemo) this.attachMisses(cell);
-    return (cell.misses![cell.missRow + word] & mask) !== 0;
-  }
-
-  /** Notes that a rule's operator returned false on a value. */
-  rememberMiss(cell: VarEntry, word: number, mask: number): void {
-    if (cell.missOwner !== this.missMemo) this.attachMisses(cell);
-    cell.misses![cell.missRow + word] |= mask;
-  }
-
-  /** Gives the value its bits: the memo's row (one lookup per distinct value and transaction),
-   *  or a row of this transaction's own for a value the memo does not keep. */
-  private attachMisses(cell: VarEntry): void {
-    const memo = this.missMemo;
-    const found = this.foundMisses;
-    if (memo.find(cell.value, found)) {
-      cell.misses = found.table;
-      cell.missRow = found.row;
-    } else {
-      const rows = (this.localMissRows ??= new RowAllocator(memo.words, 64));
-      cell.missRow = rows.allocate();
-      cell.misses = rows.table;
-    }
-    cell.missOwner = memo;
-  }
-
-
 
   isRemoved(rule: Rule): boolean {
     for (const predicate of this.removedRules) if (predicate(rule)) return true;

@@ -78,6 +78,7 @@ export interface CrsLoadOptions {
   /** Configuration after the CRS rules (RESPONSE-999 style exclusions). */
   after?: ConfigSource[];
   store?: PersistentCollectionStore;
+  missMemo?: MissMemoLimits;
 }
 
 /** Loads the OWASP CRS: settings, crs-setup.conf, overrides, then the rule files in order. */
@@ -96,5 +97,5 @@ export function loadCrs(options: CrsLoadOptions): Waf {
   const rulesDir = resolve(options.rulesDir);
   sources.push({ text: 'Include *.conf', name: '<crs rules>', baseDir: rulesDir });
   sources.push(...(options.after ?? []));
-  return Waf.load(sources, { registries: options.registries, store: options.store });
+  return Waf.load(sources, { registries: options.registries, store: options.store, missMemo: options.missMemo });
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { loadCrs, type Waf } from '../../daemon/engine/waf.js';
 import type { EngineRegistries } from '../../daemon/engine/registries.js';
+import type { MissMemoLimits } from '../../daemon/engine/rules/miss-memo.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'crs-tests');
 export const CRS_RULES_DIR = '/usr/share/modsecurity-crs/rules';
@@ -16,9 +17,10 @@ export function crsInstalled(): boolean {
   return existsSync(join(CRS_RULES_DIR, 'REQUEST-942-APPLICATION-ATTACK-SQLI.conf')) && existsSync(CRS_SETUP);
 }
 
-export function loadCiWaf(registries: EngineRegistries): Waf {
+export function loadCiWaf(registries: EngineRegistries, missMemo?: MissMemoLimits): Waf {
   return loadCrs({
     registries,
+    missMemo,
     rulesDir: CRS_RULES_DIR,
     setupFile: CRS_SETUP,
     before: [{ file: join(FIXTURES, 'modsecurity-base.conf') }],

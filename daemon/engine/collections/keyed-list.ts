@@ -16,7 +16,7 @@ export class VarEntry {
   byteClasses = -1;
   /** This value's operator-miss bits (one bit per rule, Rule.missBit: the rule's operator
    *  returned false on it): `missWords` words from `missRow` in `misses`, a table of the rule
-   *  set's memo or of the transaction (rules/miss-memo.ts); see Transaction.knownMiss. */
+   *  set's memo or of the transaction (rules/miss-memo.ts, rules/transaction-misses.ts). */
   misses: Int32Array | undefined = undefined;
   missRow = -1;
   /** The memo of the rule set whose bit numbers `misses` holds, once set. */

@@ -15,6 +15,8 @@ import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
+import { assignMissGroups } from './miss-groups.js';
+import { MissSummaries } from './miss-summaries.js';
 import { assignRxGates } from './rx-gates.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
@@ -132,6 +134,7 @@ export class RuleSetBuilder {
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
     assignRxGates(this.rules, this.registries.operators);
+    const missGroups = assignMissGroups(this.rules);
     for (const rule of this.rules) {
       rule.evaluate = rule.operator?.evaluate;
       rule.negated = rule.operator?.negated ?? false;
@@ -159,6 +162,6 @@ export class RuleSetBuilder {
       }
     }
     void where;
-    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missMemo: newMissMemo(missWords, missMemoLimits) };
+    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };
   }
 }

@@ -33,18 +33,27 @@ function select(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
   return v.entries(tx);
 }
 
+/** A slotted target's entries for the phase, its exclusion group applied (selected once). */
+function slotEntries(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
+  const slot = target.slot!;
+  let entries = tx.slotEntries[slot];
+  if (entries === undefined) {
+    entries = select(tx, target);
+    const group = target.excluded;
+    if (group !== undefined && entries.length > 0) entries = withoutSelected(entries, group.selectors);
+    tx.slotEntries[slot] = entries;
+  }
+  return entries;
+}
+
 /** The values `target` selects for the current rule, exclusions applied. */
 function collect(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
   let entries: readonly VarEntry[];
-  const slot = target.slot!;
-  if (slot >= 0 && tx.slotEntries[slot] !== undefined) entries = tx.slotEntries[slot];
+  if (target.slot! >= 0) entries = slotEntries(tx, target);
   else {
     entries = select(tx, target);
     const group = target.excluded;
-    if (slot >= 0) {
-      if (group !== undefined && entries.length > 0) entries = withoutSelected(entries, group.selectors);
-      tx.slotEntries[slot] = entries;
-    } else if (group !== undefined && entries.length > 0) entries = tx.withoutGroup(group, entries);
+    if (group !== undefined && entries.length > 0) entries = tx.withoutGroup(group, entries);
   }
   if (entries.length === 0 || !tx.removesTargets) return entries;
   return tx.withoutRemovedTargets(target, entries);
@@ -102,11 +111,10 @@ function anyDistinctMatches(tx: Transaction, rule: Rule, distinct: DistinctValue
   for (let i = 0; i < leaders.length; i++) {
     if (columns !== undefined && (columns.triggers[i] & triggers) === 0 && (columns.lo[i] & gateLo) === 0 && (columns.hi[i] & gateHi) === 0) continue;
     const cell = leaders[i];
-    if (tx.knownMiss(cell, word, mask)) continue;
+    if (tx.misses.known(cell, word, mask)) continue;
     const value = transformedValue(tx, rule, cell);
-    if (gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) continue;
-    if (evaluate(value, runtime)) return true;
-    tx.rememberMiss(cell, word, mask);
+    if (!(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) && evaluate(value, runtime)) return true;
+    tx.misses.remember(cell, word, mask);
   }
   return false;
 }
@@ -154,13 +162,13 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
         const cell = entry.leader;
         // Negated, "no hit" means the operator matched every input: not a miss to remember.
         const remembers = missBit >= 0 && !negated;
-        if (remembers && tx.knownMiss(cell, missWord, missMask)) continue;
+        if (remembers && tx.misses.known(cell, missWord, missMask)) continue;
         hit = multiMatchHit(tx, rule, entry);
-        if (hit === undefined && remembers) tx.rememberMiss(cell, missWord, missMask);
+        if (hit === undefined && remembers) tx.misses.remember(cell, missWord, missMask);
       }
       else {
         const cell = entry.leader;
-        const knownMiss = missBit >= 0 && tx.knownMiss(cell, missWord, missMask);
+        const knownMiss = missBit >= 0 && tx.misses.known(cell, missWord, missMask);
         if (knownMiss && !negated) continue;
         let value: string | undefined;
         if (step === undefined) value = cell.value;
@@ -171,10 +179,11 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
           if (value === undefined) value = tx.transform(cell, step);
         }
         let result = false;
-        // The byte gate: the value lacks every byte the regex needs (byte-gate.ts).
-        if (!knownMiss && !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi))) {
-          result = evaluate(value, runtime);
-          if (!result && missBit >= 0) tx.rememberMiss(cell, missWord, missMask);
+        if (!knownMiss) {
+          // The byte gate: the value lacks every byte the regex needs (byte-gate.ts), as good as
+          // a miss (remembered, so the slot and its rule group can be known to miss).
+          if (!(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi))) result = evaluate(value, runtime);
+          if (!result && missBit >= 0) tx.misses.remember(cell, missWord, missMask);
         }
         if (result !== negated) hit = value;
       }
@@ -210,6 +219,11 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
   let i = 0;
   while (i < rules.length) {
     const rule = rules[i];
+    // Every value the rule reads is known to miss it (miss-groups.ts): as if evaluated, no match.
+    if (rule.missGroup >= 0 && tx.misses.groupKnown(rule, tx, slotEntries)) {
+      i++;
+      continue;
+    }
     if (tx.removesRules && tx.isRemoved(rule)) {
       i++;
       continue;

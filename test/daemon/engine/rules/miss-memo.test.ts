@@ -138,6 +138,62 @@ SecRule ARGS "@contains ell" "id:2,phase:1,pass,log"` }], { registries: { ...tes
   });
 });
 
+describe('rules skipped whole when every value they read is known to miss (rules/miss-groups.ts)', () => {
+  const rules = `SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
+SecRule ARGS|REQUEST_COOKIES "!@counted zzz" "id:2,phase:1,pass,log,setvar:tx.negated=+1"
+SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
+  const withCookie = (uri: string, cookie: string) => request(uri, { headers: [['Host', 'example.test'], ['Cookie', cookie]] });
+
+  it('are not evaluated once their values are known; a new value in any slot brings them back', () => {
+    const { calls, registries } = counting();
+    const waf = load(rules, registries);
+    const judge = (uri: string, cookie: string) => {
+      const t = waf.newTransaction(withCookie(uri, cookie));
+      t.processRequest();
+      return { ids: t.matches.map((m) => m.id), negated: t.tx.get('negated') };
+    };
+    const first = judge('/?a=1&b=2', 's=abc');
+    expect(first).toEqual({ ids: [2, 2, 2], negated: '3' });
+    calls.length = 0;
+    // Rule 1: all three values known: skipped. Rule 2 (negated: a miss is its match) runs on
+    // every value (known misses are not called again). Rule 3 reads a count: evaluated ("2").
+    expect(judge('/?a=1&b=2', 's=abc')).toEqual(first);
+    expect(calls).toEqual(['2']);
+    calls.length = 0;
+    // A new cookie value: rules 1 and 2 are evaluated on the new value only.
+    expect(judge('/?a=1&b=2', 's=new').ids).toEqual([2, 2, 2]);
+    expect(calls).toEqual(['new', 'new', '2']);
+  });
+
+  it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own summaries', () => {
+    const { registries } = counting();
+    const waf = load(`SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
+SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries);
+    const known = () => waf.newTransaction(withCookie('/?a=1', 's=abc'));
+    const warm = known();
+    warm.processRequest();
+    // A reads the same cookie and a matching argument; B only known values (its phases find
+    // every group known to miss and store that for their own stamps).
+    const a = waf.newTransaction(withCookie('/?a=zzz', 's=abc'));
+    a.processRequestHeaders();
+    const b = known();
+    b.processRequest();
+    a.processRequestBody();
+    expect(b.matches.map((m) => m.id)).toEqual([]);
+    expect(a.matches.map((m) => m.id)).toEqual([1, 2]);
+  });
+
+  it('are skipped when their slots are empty, and still match a new value that matches', () => {
+    const { calls, registries } = counting();
+    const waf = load(rules, registries);
+    waf.newTransaction(withCookie('/', 's=abc')).processRequest();
+    calls.length = 0;
+    const t = waf.newTransaction(withCookie('/?q=zzz', 's=abc'));
+    t.processRequest();
+    expect(t.matches.map((m) => m.id)).toEqual([1, 2]);
+  });
+});
+
 describe('MissMemo', () => {
   const row = (): MissRow => ({ table: new Int32Array(0), row: -1 });
 
