@@ -11,8 +11,9 @@
 // every touched segment back to its committed size before the next group starts.
 //
 // When a group starts: at the end of the event-loop turn in which appends arrived
-// (setImmediate: appends of one turn share a group), or at once when `startBytes` are queued,
-// so the disk starts on the first writers' lines while later ones are still being serialised.
+// (setImmediate: appends of one turn share a group), or, when no group is in flight, at once
+// when `startBytes` are queued, so the idle disk starts on the first writers' lines while
+// later ones are still being serialised.
 //
 // Index updates of a committed group are deferred: they run (in id order) as soon as the next
 // group has handed its write to the thread pool, so that their CPU overlaps a disk wait, or
@@ -45,7 +46,7 @@ export interface PendingAppend {
 export interface GroupCommitOptions {
   /** Groups in flight at once (1: one group at a time). The segment files need as many descriptors. */
   depth: number;
-  /** Queued bytes that start a group at once rather than at the end of the turn. */
+  /** Queued bytes that start a group at once (when none is in flight) rather than at the end of the turn. */
   startBytes: number;
 }
 
@@ -106,7 +107,11 @@ export class GroupCommit {
   submit(p: PendingAppend): void {
     this.queue.push(p);
     this.queuedBytes += bytesOf(p);
-    if (this.queuedBytes >= this.opts.startBytes && this.jobsQueued === 0) this.pump();
+    // Only with nothing in flight: then the disk is idle and this splits a burst of writers in
+    // two (the halves alternate from then on). With a group in flight the burst waits for the
+    // end of the turn, so completions that arrive together merge into one larger group again
+    // (fewer wake-ups per row on a busy CPU).
+    if (this.inFlight.length === 0 && this.queuedBytes >= this.opts.startBytes && this.jobsQueued === 0) this.pump();
     if (this.queue.length === 0 || this.scheduled) return;
     this.scheduled = true;
     // setImmediate, not a microtask: appends made in the same turn of the event loop join.

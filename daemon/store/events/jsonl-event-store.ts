@@ -42,7 +42,7 @@ export interface JsonlEventStoreOptions {
   snapshotEveryMs?: number;
   /** Retention sweep interval (default 1 h; 0: only when applyRetention is called). */
   retentionEveryMs?: number;
-  /** Group commit pipeline (default DEFAULT_COMMIT: 2 groups in flight, a group starts at 192 KiB queued). */
+  /** Group commit pipeline (default DEFAULT_COMMIT: 2 groups in flight, a group starts at 192 KiB queued when none is in flight). */
   commit?: Partial<GroupCommitOptions>;
 }
 

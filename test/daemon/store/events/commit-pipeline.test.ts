@@ -58,12 +58,14 @@ const uris = (dir: string) => segmentLines(dir, 'waf').map((l) => l.uri);
 describe('pipelined group commit', () => {
   it('syncs two groups at once, each on its own descriptor, and acknowledges them in order', async () => {
     const dir = tempDir();
-    // startBytes 1: every append starts its own group at once (as long as a slot is free).
     const s = await openStore(dir, { depth: 2, startBytes: 1 });
     const held = holdSyncs();
     const order: string[] = [];
+    // One append per turn of the event loop: each becomes a group of its own as long as a slot is free.
     const a = s.appendWafEvents([wafEvent({ uri: '/a' })]).then((ids) => (order.push('a'), ids));
+    await tick();
     const b = s.appendWafEvents([wafEvent({ uri: '/b' })]).then((ids) => (order.push('b'), ids));
+    await tick();
     const c = s.appendWafEvents([wafEvent({ uri: '/c' })]).then((ids) => (order.push('c'), ids));
     await until(() => held.length === 2);
     // Both groups are written before either sync returns; the third waits for a free slot.
@@ -83,6 +85,20 @@ describe('pipelined group commit', () => {
     expect((await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).logs.map((l) => l.uri)).toEqual(['/c', '/b', '/a']);
   });
 
+  it('past startBytes an idle pipeline starts a group at once; with a group in flight the rest waits for the end of the turn', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir, { depth: 3, startBytes: 1 });
+    const held = holdSyncs();
+    // One turn: /a starts a group at once (nothing in flight); /b and /c join one group at the end of the turn.
+    const all = Promise.all(['/a', '/b', '/c'].map((uri) => s.appendWafEvents([wafEvent({ uri })])));
+    await until(() => held.length === 2);
+    expect(uris(dir)).toEqual(['/a', '/b', '/c']);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(held).toHaveLength(2);
+    for (const h of held) await h.release();
+    expect(await all).toEqual([[1], [2], [3]]);
+  });
+
   it('a failed sync in the middle: earlier groups acknowledged, it and every later group rejected, segment cut back', async () => {
     const dir = tempDir();
     const logger = memoryLogger();
@@ -91,7 +107,9 @@ describe('pipelined group commit', () => {
     const held = holdSyncs();
     const outcome = (p: Promise<number[]>) => p.then(() => 'acked', (e: unknown) => (e instanceof EventStoreError ? 'rejected' : `other: ${String(e)}`));
     const first = outcome(s.appendWafEvents([wafEvent({ uri: '/first' })]));
+    await tick();
     const middle = outcome(s.appendWafEvents([wafEvent({ uri: '/middle' })]));
+    await tick();
     const last = outcome(s.appendWafEvents([wafEvent({ uri: '/last' })]));
     await until(() => held.length === 3);
     expect(uris(dir)).toEqual(['/before', '/first', '/middle', '/last']);
@@ -126,7 +144,9 @@ describe('pipelined group commit', () => {
     const s = await openStore(dir, { depth: 2, startBytes: 1 });
     const held = holdSyncs();
     const a = s.appendWafEvents([wafEvent({ uri: '/a' })]);
+    await tick();
     const b = s.appendWafEvents([wafEvent({ uri: '/b' })]);
+    await tick();
     const c = s.appendWafEvents([wafEvent({ uri: '/c' })]); // waits for a slot
     await until(() => held.length === 2);
     held[1].release();
@@ -150,6 +170,7 @@ describe('pipelined group commit', () => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     });
     const a = s.appendWafEvents([wafEvent({ uri: '/a' })]);
+    await tick();
     const b = s.appendWafEvents([wafEvent({ uri: '/b' })]);
     await expect(a).rejects.toThrow(/ENOSPC/);
     await expect(b).rejects.toThrow(/ENOSPC/);
@@ -163,6 +184,7 @@ describe('pipelined group commit', () => {
     const s = await openStore(dir, { depth: 2, startBytes: 1 });
     const held = holdSyncs();
     const a = s.appendWafEvents([wafEvent({ uri: '/a' })]);
+    await tick();
     const b = s.appendWafEvents([wafEvent({ uri: '/b' })]);
     await until(() => held.length === 2);
     let retained = false;
