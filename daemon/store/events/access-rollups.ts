@@ -35,6 +35,8 @@ export interface RollupSnapshotSite {
 export interface PackedRollupSite {
   site: number;
   unpack(): RollupSnapshotSite;
+  /** The stored form, opaque here (index-snapshot.ts writes it back). */
+  stored: unknown;
 }
 
 export class AccessRollups {
@@ -109,8 +111,10 @@ export class AccessRollups {
     }
   }
 
-  snapshot(): RollupSnapshotSite[] {
-    return this.allSites().map(([site, s]) => {
+  /** Sites never unpacked since the open stay packed (a snapshot writes their stored bytes back). */
+  snapshot(): (RollupSnapshotSite | PackedRollupSite)[] {
+    return [...this.sites].map(([site, s]) => {
+      if (!(s instanceof SiteRollups)) return s;
       const keys = [...s.hours.keys()].sort((a, b) => a - b);
       const days = [...s.days.keys()].sort((a, b) => a - b);
       return {

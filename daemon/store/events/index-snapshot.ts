@@ -9,7 +9,7 @@ import type { PackedRollupSite, RollupSnapshotSite } from './access-rollups.js';
 import type { SiteWafColumns } from './site-waf-index.js';
 import type { PostingsSnapshot } from './postings.js';
 import type { StringTableSnapshot } from './string-table.js';
-import { CHUNK_SIZE as URI_CHUNK, type PackedUris } from './uri-column.js';
+import { CHUNK_SIZE as URI_CHUNK, type PackedUris, type SealedUris } from './uri-column.js';
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
@@ -37,23 +37,20 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
   const meta: WafMeta = { version: SNAPSHOT_VERSION, coverage, maxId: snap.maxId, sites: [] };
   w.json('tables', { ips: snap.ips, rules: snap.rules, groups: snap.groups, hosts: snap.hosts });
   for (const [id, c] of snap.sites) {
-    meta.sites.push({ id, sealed: c.uris.sealed.map((ch) => ({ lower: 'unpack' in ch ? ch.lowered : ch.lower !== null })) });
     const p = `s${id}.`;
+    if ('unpack' in c) {
+      // Never unpacked since it was read (no query or append touched it): written back as stored.
+      const { sections, chunks } = c.stored as StoredSite;
+      meta.sites.push({ id, sealed: chunks.map((ch) => ({ lower: ch.lowered })) });
+      for (const [name, sec] of sections) w.stored(p + name, sec);
+      chunks.forEach((ch, i) => writeChunk(w, p, i, ch));
+      continue;
+    }
+    meta.sites.push({ id, sealed: c.uris.sealed.map((ch) => ({ lower: 'unpack' in ch ? ch.lowered : ch.lower !== null })) });
     w.typed(p + 'ids', c.ids);
     w.typed(p + 'ts', c.ts);
     for (const col of U32_COLUMNS) w.typed(p + col, c[col]);
-    c.uris.sealed.forEach((ch, i) => {
-      if ('unpack' in ch) {
-        // Never unpacked since it was read: written back as stored.
-        const { text, offsets } = ch.stored as StoredUris;
-        w.stored(`${p}uri${i}`, text);
-        w.stored(`${p}off${i}`, offsets);
-        return;
-      }
-      // The lower-cased twin is not stored: it is made again on the chunk's first search (cheaper than its bytes).
-      w.string(`${p}uri${i}`, ch.orig);
-      w.typed(`${p}off${i}`, ch.offsets);
-    });
+    c.uris.sealed.forEach((ch, i) => writeChunk(w, p, i, ch));
     w.json(p + 'open', c.uris.open);
     for (const name of POSTINGS) {
       const ps = c[name];
@@ -65,6 +62,25 @@ export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage:
   }
   w.json('meta', meta);
   return w.write(file);
+}
+
+function writeChunk(w: SnapshotWriter, p: string, i: number, ch: SealedUris | PackedUris): void {
+  if ('unpack' in ch) {
+    // Never unpacked since it was read: written back as stored.
+    const { text, offsets } = ch.stored as StoredUris;
+    w.stored(`${p}uri${i}`, text);
+    w.stored(`${p}off${i}`, offsets);
+    return;
+  }
+  // The lower-cased twin is not stored: it is made again on the chunk's first search (cheaper than its bytes).
+  w.string(`${p}uri${i}`, ch.orig);
+  w.typed(`${p}off${i}`, ch.offsets);
+}
+
+/** A packed site as read: its sections by name (without the site prefix) and its URI chunks. */
+interface StoredSite {
+  sections: [string, StoredSection][];
+  chunks: PackedUris[];
 }
 
 /** A sealed URI chunk as the snapshot holds it: its text and line offsets, deflated. */
@@ -103,7 +119,13 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
     const tables = r.json<Record<'ips' | 'rules' | 'groups' | 'hosts', StringTableSnapshot>>('tables');
     const sites: [number, PackedSite][] = meta.sites.map(({ id, sealed }) => {
       const p = `s${id}.`;
-      const col = (name: string, type: 'f64' | 'u32' | 'json'): StoredSection => r.stored(p + name, type);
+      // Every section of the site but its URI chunks, by name: what a snapshot writes back for a site never unpacked.
+      const stored: [string, StoredSection][] = [];
+      const col = (name: string, type: 'f64' | 'u32' | 'json'): StoredSection => {
+        const sec = r.stored(p + name, type);
+        stored.push([name, sec]);
+        return sec;
+      };
       const postings = (name: string): { fits: boolean; load: () => PostingsSnapshot } => {
         const [refs, heads, counts, prev] = ['refs', 'heads', 'counts', 'prev'].map((part) => col(`${name}.${part}`, 'u32'));
         const keys = count(refs, 4);
@@ -137,7 +159,8 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
         byRule: byRule.load(),
         byGroup: byGroup.load(),
       });
-      return [id, { length: n, unpack }];
+      const packed: StoredSite = { sections: stored, chunks };
+      return [id, { length: n, unpack, stored: packed }];
     });
     return { snap: { maxId: meta.maxId, ips: tables.ips, rules: tables.rules, groups: tables.groups, hosts: tables.hosts, sites }, coverage: meta.coverage };
   } finally {
@@ -157,12 +180,19 @@ interface AccessMeta {
   sites: { site: number; hours: number }[];
 }
 
-export function writeAccessSnapshot(file: string, sites: readonly RollupSnapshotSite[], coverage: Coverage, maxId: number): Promise<number> {
+export function writeAccessSnapshot(file: string, sites: readonly (RollupSnapshotSite | PackedRollupSite)[], coverage: Coverage, maxId: number): Promise<number> {
   const w = new SnapshotWriter();
   const meta: AccessMeta = { version: SNAPSHOT_VERSION, coverage, maxId, sites: [] };
   for (const s of sites) {
-    meta.sites.push({ site: s.site, hours: s.hours.length });
     const p = `s${s.site}.`;
+    if ('unpack' in s) {
+      // Never unpacked since it was read: written back as stored.
+      const { hours, sections } = s.stored as StoredRollupSite;
+      meta.sites.push({ site: s.site, hours });
+      for (const [name, sec] of sections) w.stored(p + name, sec);
+      continue;
+    }
+    meta.sites.push({ site: s.site, hours: s.hours.length });
     w.typed(p + 'hours', s.hours);
     w.typed(p + 'requests', s.requests);
     w.typed(p + 'blocked', s.blocked);
@@ -183,9 +213,15 @@ export function readAccessSnapshot(file: string): { sites: PackedRollupSite[]; c
     checkVersion(meta.version);
     const sites = meta.sites.map(({ site }): PackedRollupSite => {
       const p = `s${site}.`;
-      const [hours, requests, blocked, days] = ['hours', 'requests', 'blocked', 'days'].map((name) => r.stored(p + name, 'f64'));
+      const sections: [string, StoredSection][] = [];
+      const col = (name: string, type: 'f64' | 'u32' | 'u8'): StoredSection => {
+        const sec = r.stored(p + name, type);
+        sections.push([name, sec]);
+        return sec;
+      };
+      const [hours, requests, blocked, days] = ['hours', 'requests', 'blocked', 'days'].map((name) => col(name, 'f64'));
       const sketches = (name: string): { n: number; load: () => Uint8Array[] } => {
-        const [lens, bytes] = [r.stored(`${p}${name}.len`, 'u32'), r.stored(`${p}${name}.bytes`, 'u8')];
+        const [lens, bytes] = [col(`${name}.len`, 'u32'), col(`${name}.bytes`, 'u8')];
         return { n: count(lens, 4), load: () => splitSketches(u32Of(lens), unpackSection(bytes)) };
       };
       const [hourSketches, daySketches] = [sketches('hour'), sketches('day')];
@@ -202,7 +238,8 @@ export function readAccessSnapshot(file: string): { sites: PackedRollupSite[]; c
         days: f64Of(days),
         daySketches: daySketches.load(),
       });
-      return { site, unpack };
+      const stored: StoredRollupSite = { hours: hourCount, sections };
+      return { site, unpack, stored };
     });
     return { sites, coverage: meta.coverage, maxId: meta.maxId ?? 0 };
   } finally {
@@ -221,6 +258,12 @@ function writeSketches(w: SnapshotWriter, name: string, sketches: readonly Uint8
   }
   w.typed(`${name}.len`, lens);
   w.typed(`${name}.bytes`, all);
+}
+
+/** A packed site's rollups as read: its sections by name (without the site prefix). */
+interface StoredRollupSite {
+  hours: number;
+  sections: [string, StoredSection][];
 }
 
 function splitSketches(lens: Uint32Array, all: Uint8Array): Uint8Array[] {

@@ -23,7 +23,8 @@ export interface WafIndexSnapshot {
   rules: StringTableSnapshot;
   groups: StringTableSnapshot;
   hosts: StringTableSnapshot;
-  sites: [number, SiteWafColumns][];
+  /** Sites never unpacked since the open stay packed (a snapshot writes their stored bytes back). */
+  sites: [number, SiteWafColumns | PackedSite][];
 }
 
 /**
@@ -35,6 +36,8 @@ export interface PackedSite {
   /** Events of the site (counted without unpacking). */
   length: number;
   unpack(): SiteWafColumns;
+  /** The stored form, opaque here (index-snapshot.ts writes it back). */
+  stored: unknown;
 }
 
 /** What an open restores from: the snapshot with its sites still packed. */
@@ -71,7 +74,7 @@ export class WafIndex {
     return site;
   }
 
-  /** Every site, unpacked (snapshots, retention, rebuilds). */
+  /** Every site, unpacked (retention, rebuilds). */
   private allSites(): [number, SiteWafIndex][] {
     return [...this.sites.keys()].map((id) => [id, this.site(id)!]);
   }
@@ -88,7 +91,7 @@ export class WafIndex {
       rules: t.rules.snapshot(),
       groups: t.groups.snapshot(),
       hosts: t.hosts.snapshot(),
-      sites: this.allSites().map(([id, s]) => [id, s.columns()]),
+      sites: [...this.sites].map(([id, s]) => [id, s instanceof SiteWafIndex ? s.columns() : s]),
     };
   }
 
