@@ -6,7 +6,8 @@
 // - unique: every letter and digit of the URI, header values (but Host, Content-Length and
 //   Content-Type) and body replaced at random by one of the same kind, %XX escapes kept: values
 //   never repeat across requests (the worst case for anything remembered across requests),
-//   their shape and byte classes stay alike, and no verdict should change;
+//   their shape and byte classes stay alike (JSON literals kept), and no verdict of a benign
+//   request should change (an attack's payload is scrambled too: not the same request);
 // - mixed: a returning browser with new content: header and cookie values as in 'fresh', the URI
 //   and body as in 'unique'.
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
@@ -15,13 +16,14 @@ export type CopyMode = 'same' | 'fresh' | 'unique' | 'mixed';
 
 const copy = (s: string) => Buffer.from(s, 'latin1').toString('latin1');
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGIT = '0123456789';
+// No 0: a number never gets a leading zero (the JSON body stays valid JSON).
+const DIGIT = '123456789';
 const pick = (set: string) => set[Math.floor(Math.random() * set.length)];
 
 /** Letters and digits of `s` at random (each of its kind), %XX escapes as they were. */
 function scramble(s: string): string {
-  return s.replace(/%[0-9A-Fa-f]{2}|[a-z]|[A-Z]|[0-9]/g, (c) => {
-    if (c.length === 3) return c;
+  return s.replace(/%[0-9A-Fa-f]{2}|\b(?:true|false|null)\b|[a-z]|[A-Z]|[0-9]/g, (c) => {
+    if (c.length > 1) return c; // an escape, or a JSON literal (the body stays valid JSON)
     if (c >= '0' && c <= '9') return pick(DIGIT);
     const lower = pick(LOWER);
     return c >= 'a' ? lower : lower.toUpperCase();

@@ -1,7 +1,8 @@
 // A value repeated under many names (JSON arrays of objects: hundreds of arguments, a few dozen
 // distinct values) would meet every rule's operator once per entry. Entries with equal values
 // share a leader (collections/keyed-list.ts), and the leader remembers, one bit per rule, that
-// the rule's operator returned false on it; later entries skip the call.
+// the rule's operator returned false on it; later entries skip the call. The bits are the
+// value's, kept across transactions by the rule set's memo (miss-memo.ts).
 //
 // Sound because a rule's transformed value depends on the value alone, and operators have no
 // side effects when they return false (CONTRACT.md); for a multiMatch rule the bit means that
