@@ -61,7 +61,7 @@ function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict
     });
   }
   const counters: string[] = [];
-  for (const entry of tx.tx.entries()) if (entry.key.startsWith(COUNTER_PREFIX)) counters.push(entry.key.slice(COUNTER_PREFIX.length));
+  for (const name of tx.tx.namesStartingWith(COUNTER_PREFIX)) counters.push(name.slice(COUNTER_PREFIX.length));
   if (interruption === null && matches.length === 0 && counters.length === 0) return null;
   return { block: interruption !== null && request.site.mode === 'on', matches, counters };
 }

@@ -36,4 +36,21 @@ describe('engineHeaders', () => {
     });
     expect(verdict?.block).toBe(true);
   });
+
+  it('reports the rule counters a rule set (TX wafctl_counter_*) and nothing for a request that sets none', async () => {
+    const groups = new RuleGroups(null, { prepareAnnounced: false });
+    const rules = ruleSettings({
+      paranoia: 1, inboundThreshold: 5, outboundThreshold: 4, groups: { cms: false, crs: false }, before: null,
+      after: { name: '/t/counters.conf', text: 'SecAction "id:1000004,phase:1,pass,nolog,setvar:tx.other=1"\nSecRule REQUEST_URI "@beginsWith /login" "id:1000005,phase:1,pass,nolog,setvar:tx.wafctl_counter_login=1,setvar:tx.wafctl_counter_any=1"\n' },
+    });
+    expect(groups.load(rules).ok).toBe(true);
+    const inspector = createEngineInspector(groups);
+    const inspect = (uri: string) => inspector.inspect({
+      requestId: 'r', method: 'GET', uri, protocol: 'HTTP/1.1', headers: [['Host', 'a.test']],
+      clientAddr: '203.0.113.9', clientPort: 1, serverAddr: '127.0.0.1', serverPort: 80, body: null,
+      site: { id: 1, domain: 'a.test', mode: 'on', paranoia: 1, rules },
+    });
+    expect((await inspect('/login'))?.counters).toEqual(['login', 'any']);
+    expect(await inspect('/home')).toBeNull();
+  });
 });
