@@ -11,13 +11,15 @@ import type { Rule } from './rule.js';
 import { RowAllocator, type MissMemo, type MissRow } from './miss-memo.js';
 import type { MissSummaries } from './miss-summaries.js';
 
+const NO_ROWS = new Int32Array(0);
+
 /** A slot's entries for the phase (selected on first use: rules/evaluate.ts). */
 export type SlotEntries<T> = (owner: T, target: CompiledTarget) => readonly VarEntry[];
 
 export class TransactionMisses {
   /** Rows for values the memo does not keep (made on first need). */
   private localRows: RowAllocator | undefined;
-  private readonly found: MissRow = { table: new Int32Array(0), row: 0 };
+  private readonly found: MissRow = { table: NO_ROWS, row: 0 };
   /** This phase's stamp in the rule set's summaries (miss-summaries.ts). */
   private stamp = 0;
 
