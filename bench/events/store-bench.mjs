@@ -261,6 +261,7 @@ async function insertRun({ kind, batch, target, writers, rows, src }) {
     store = await openJsonlEventStore({ dir: scratch, logger: quiet, retentionEveryMs: 0, snapshotEveryMs: 0 });
   } else {
     store = await open();
+    await store.warm; // sites unpacked in the background after open (2026-11-26 on): start-up work, not append cost
   }
   const append = kind === 'waf' ? (b) => store.appendWafEvents(b) : (b) => store.appendAccessEntries(b);
   const lat = [];

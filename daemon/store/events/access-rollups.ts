@@ -151,6 +151,16 @@ export class AccessRollups {
     return s;
   }
 
+  /** Unpacks one site still packed; false when none is left. */
+  unpackNext(): boolean {
+    for (const [id, s] of this.sites) {
+      if (s instanceof SiteRollups) continue;
+      this.site(id);
+      return true;
+    }
+    return false;
+  }
+
   private allSites(): [number, SiteRollups][] {
     return [...this.sites.keys()].map((id) => [id, this.site(id)!]);
   }

@@ -74,6 +74,16 @@ export class WafIndex {
     return site;
   }
 
+  /** Unpacks one site still packed; false when none is left. */
+  unpackNext(): boolean {
+    for (const [id, s] of this.sites) {
+      if (s instanceof SiteWafIndex) continue;
+      this.site(id);
+      return true;
+    }
+    return false;
+  }
+
   /** Every site, unpacked (retention, rebuilds). */
   private allSites(): [number, SiteWafIndex][] {
     return [...this.sites.keys()].map((id) => [id, this.site(id)!]);

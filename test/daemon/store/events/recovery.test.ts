@@ -157,11 +157,15 @@ describe('open-time recovery', () => {
     // Sites 1 and 3 were never unpacked by s3: its snapshot wrote their stored bytes back.
     const s3b = await openJsonlEventStore(opts(dir));
     expect(s3b.openReport.waf).toMatchObject({ usedSnapshot: true, entriesRead: 0 });
+    await s3b.warm; // every site unpacked in the background: same answers
     // (as_of_id, the newest id of the store, moved on with s3's appends.)
     const untouched = (answers: unknown[]) => [...answers.slice(0, 3), ...answers.slice(6)].map((a) => ({ ...(a as object), as_of_id: undefined }));
     expect(untouched(await ask(s3b))).toEqual(untouched(before));
     expect(s3b.stats().waf_events).toBe(211);
     await s3b.close();
+    const closedEarly = await openJsonlEventStore(opts(dir));
+    await closedEarly.close();
+    await closedEarly.warm; // stops at close, does not hang
     const s4 = await openJsonlEventStore({ ...opts(dir), retentionDays: 1 });
     await s4.applyRetention(NOW);
     expect(s4.stats().waf_events).toBe(121);
