@@ -8,8 +8,9 @@
 //   never repeat across requests (the worst case for anything remembered across requests),
 //   their shape and byte classes stay alike (JSON literals kept), and no verdict of a benign
 //   request should change (an attack's payload is scrambled too: not the same request);
-// - mixed: a returning browser with new content: header and cookie values as in 'fresh', the URI
-//   and body as in 'unique'.
+// - mixed: a returning browser with new content: header and cookie values as in 'fresh'; the
+//   values of query and form arguments as in 'unique', their names kept, and the path of a GET
+//   too (the same forms and parameters, new pages, new content posted to the same place).
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 
 export type CopyMode = 'same' | 'fresh' | 'unique' | 'mixed';
@@ -32,10 +33,21 @@ function scramble(s: string): string {
 
 const KEEP = new Set(['host', 'content-length', 'content-type']);
 
+/** The path and every `name=value`'s value scrambled, names kept. */
+function scrambleContent(s: string, keepPath: boolean): string {
+  const query = s.indexOf('?');
+  const path = query < 0 ? s : s.slice(0, query);
+  const rest = query < 0 ? '' : s.slice(query);
+  const values = (text: string) => text.replace(/=([^&]*)/g, (_, v: string) => `=${scramble(v)}`);
+  // A body (no leading '/') is all arguments; a URI has a path first.
+  return s.startsWith('/') ? (keepPath ? path : scramble(path)) + values(rest) : values(s);
+}
+
 function copyOf(r: EngineRequest, mode: CopyMode): EngineRequest {
   if (mode === 'same') return r;
   const header = mode === 'unique' ? scramble : copy;
-  const content = mode === 'fresh' ? copy : scramble;
+  const posted = r.body !== undefined;
+  const content = mode === 'fresh' ? copy : mode === 'mixed' ? (s: string) => scrambleContent(s, posted) : scramble;
   return {
     ...r,
     uri: content(r.uri),
