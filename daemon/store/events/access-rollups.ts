@@ -5,6 +5,7 @@ import type { Analytics, AnalyticsPeriod } from '../../../shared/schemas/events.
 import { PERIOD_HOURS } from '../../../shared/schemas/events.js';
 import { HLL_M, HyperLogLog, estimateRegisters, hllKey } from './hyperloglog.js';
 import { MS_PER_HOUR } from './segment-names.js';
+import { unpackOrDamage } from './snapshot-damage.js';
 
 interface HourRollup {
   requests: number;
@@ -139,14 +140,17 @@ export class AccessRollups {
   private site(siteId: number): SiteRollups | undefined {
     const packed = this.sites.get(siteId);
     if (packed === undefined || packed instanceof SiteRollups) return packed;
-    const snap = packed.unpack();
-    const n = snap.hours.length;
-    if (snap.requests.length !== n || snap.blocked.length !== n || snap.sketches.length !== n || snap.daySketches.length !== snap.days.length) {
-      throw new Error(`rollups of site ${siteId}: section lengths do not match`);
-    }
-    const s = new SiteRollups();
-    for (let i = 0; i < n; i++) s.hours.set(snap.hours[i], { requests: snap.requests[i], blocked: snap.blocked[i], visitors: HyperLogLog.fromBytes(snap.sketches[i]) });
-    for (let i = 0; i < snap.days.length; i++) s.days.set(snap.days[i], HyperLogLog.fromBytes(snap.daySketches[i]));
+    const s = unpackOrDamage('access', `rollups of site ${siteId}`, () => {
+      const snap = packed.unpack();
+      const n = snap.hours.length;
+      if (snap.requests.length !== n || snap.blocked.length !== n || snap.sketches.length !== n || snap.daySketches.length !== snap.days.length) {
+        throw new Error('section lengths do not match');
+      }
+      const site = new SiteRollups();
+      for (let i = 0; i < n; i++) site.hours.set(snap.hours[i], { requests: snap.requests[i], blocked: snap.blocked[i], visitors: HyperLogLog.fromBytes(snap.sketches[i]) });
+      for (let i = 0; i < snap.days.length; i++) site.days.set(snap.days[i], HyperLogLog.fromBytes(snap.daySketches[i]));
+      return site;
+    });
     this.sites.set(siteId, s);
     return s;
   }

@@ -27,6 +27,7 @@ import { dayOfMs, segmentNamer, type EventKind } from './segment-names.js';
 import { prefixFingerprint } from './segment-reader.js';
 import type { WafIndex } from './waf-index.js';
 import { searchWafLogs } from './waf-search.js';
+import { SnapshotDamageError } from './snapshot-damage.js';
 
 export interface JsonlEventStoreOptions {
   /** The events directory (`<data>/events`); created if missing. */
@@ -59,12 +60,19 @@ export class JsonlEventStore implements EventStore {
   private invalidLines: number;
   private readonly segmentName = { waf: segmentNamer('waf'), access: segmentNamer('access') };
   private tornBytes: number;
+  /**
+   * Kinds whose index met damage in its snapshot and waits for its rebuild from the segments
+   * (README: "A damaged snapshot heals"). Meanwhile their index updates are skipped (the
+   * rebuild reads those entries), their reads wait for the rebuild, no snapshot is written.
+   */
+  private readonly damaged = new Set<EventKind>();
+  private readonly healing = new Map<EventKind, Promise<void>>();
 
   private constructor(
     private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath' | 'commit'>>,
     private readonly indexDir: string,
     private wafIndex: WafIndex,
-    private readonly rollups: AccessRollups,
+    private rollups: AccessRollups,
     private readonly files: SegmentFiles,
     private readonly ids: IdSequence,
     private readonly commit: GroupCommit,
@@ -131,10 +139,13 @@ export class JsonlEventStore implements EventStore {
         try {
           if (this.closed || !(this.wafIndex.unpackNext() || this.rollups.unpackNext())) return resolve();
         } catch (err) {
-          // A damaged site (its bytes, not its shape: that is checked at open). The warm-up stops
-          // there; a query of that site reports the error, the other sites unpack on first use.
-          this.opts.logger.error('index snapshot: a site could not be unpacked', { error: (err as Error).message });
-          return resolve();
+          if (!(err instanceof SnapshotDamageError)) {
+            this.opts.logger.error('index snapshot: a site could not be unpacked', { error: (err as Error).message });
+            return resolve();
+          }
+          // Damage found early counts as first use: that kind is rebuilt, then the warm-up goes on
+          // (the rebuilt index has nothing packed; the other kind may still have).
+          return void this.healOf(err).then(() => setImmediate(step), resolve);
         }
         setImmediate(step);
       };
@@ -150,8 +161,105 @@ export class JsonlEventStore implements EventStore {
     return this.append('access', entries, checkAccessEntry, ACCESS_LINES, accessTimeMs, this.indexAccess);
   }
 
-  private readonly indexWaf = (id: number, e: NewWafEvent): void => this.wafIndex.addWithId(id, e);
-  private readonly indexAccess = (id: number, e: NewAccessEntry): void => this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e), id);
+  private readonly indexWaf = (id: number, e: NewWafEvent): void => {
+    if (!this.damaged.has('waf')) {
+      try {
+        return this.wafIndex.addWithId(id, e);
+      } catch (err) {
+        if (!(err instanceof SnapshotDamageError)) throw err;
+        this.markDamaged(err);
+      }
+    }
+    // The rebuild reads this committed entry from its segment; counted now so stats() stays exact.
+    this.wafIndex.count++;
+  };
+
+  private readonly indexAccess = (id: number, e: NewAccessEntry): void => {
+    if (!this.damaged.has('access')) {
+      try {
+        return this.rollups.add(e.site_id, e.timestamp, e.client_ip, isBlocked(e), id);
+      } catch (err) {
+        if (!(err instanceof SnapshotDamageError)) throw err;
+        this.markDamaged(err);
+      }
+    }
+  };
+
+  /**
+   * Damage in `err.kind`'s snapshot, found by a read, an index update or the warm-up: logged
+   * once, and that kind's index is rebuilt from the segments as an exclusive job (nothing in
+   * flight, so the segments hold exactly the committed entries); appends queued behind it
+   * update the rebuilt index.
+   */
+  private markDamaged(err: SnapshotDamageError): void {
+    const kind = err.kind;
+    if (this.damaged.has(kind)) return;
+    this.damaged.add(kind);
+    this.opts.logger.error('index snapshot damaged, rebuilding the index from the segments', { file: snapshotPath(this.indexDir, kind), error: err.message });
+    this.startHeal(kind);
+  }
+
+  /** The running rebuild of a damaged kind; a failed one is started again (the next read retries it). */
+  private healOf(damage: SnapshotDamageError | EventKind): Promise<void> {
+    const kind = typeof damage === 'string' ? damage : damage.kind;
+    if (typeof damage !== 'string') this.markDamaged(damage);
+    if (!this.healing.has(kind)) this.startHeal(kind);
+    return this.healing.get(kind)!;
+  }
+
+  private startHeal(kind: EventKind): void {
+    const job = this.commit.exclusive(async () => {
+      this.commit.applyCommitted();
+      if (this.damaged.has(kind)) this.rebuild(kind); // retention may have rebuilt it already
+    });
+    const tracked = job.finally(() => this.healing.delete(kind));
+    // A failed rebuild is logged, and reported to the reads that wait for it; never an unhandled rejection.
+    tracked.catch(() => undefined);
+    this.healing.set(kind, tracked);
+  }
+
+  /** `kind`'s index from its segments alone (synchronous: run with nothing in flight). */
+  private rebuild(kind: EventKind): void {
+    const started = performance.now();
+    let entries: number;
+    try {
+      if (kind === 'waf') {
+        const r = recoverWaf(this.opts.dir, this.indexDir, this.opts.logger, false);
+        this.wafIndex = r.index;
+        entries = r.report.entriesRead;
+      } else {
+        const r = recoverAccess(this.opts.dir, this.indexDir, this.opts.logger, false);
+        this.rollups = r.rollups;
+        entries = r.report.entriesRead;
+      }
+    } catch (err) {
+      this.opts.logger.error('index rebuild failed (the next read retries it)', { kind, error: (err as Error).message });
+      throw new EventStoreError(`the ${kind} index is being rebuilt and the rebuild failed: ${(err as Error).message}`, { cause: err });
+    }
+    this.damaged.delete(kind);
+    this.opts.logger.warn('index rebuilt from the segments', { kind, entries, ms: Math.round(performance.now() - started) });
+    // A fresh snapshot, so that the next start does not meet the damage again.
+    this.dirty = true;
+    if (!this.closed) void (this.snapshotting ?? Promise.resolve()).then(() => this.snapshot());
+  }
+
+  /**
+   * Runs a read of `kind`'s index, exact whatever the snapshot held: a read that meets damage
+   * waits for the rebuild and runs again (the rebuilt index has nothing packed).
+   */
+  private async readIndex<T>(kind: EventKind, answer: () => T): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.damaged.has(kind)) await this.healOf(kind);
+      this.commit.applyCommitted();
+      if (this.damaged.has(kind)) continue; // an update just met damage: wait for that rebuild
+      try {
+        return answer();
+      } catch (err) {
+        if (!(err instanceof SnapshotDamageError) || attempt > 2) throw err;
+        this.markDamaged(err);
+      }
+    }
+  }
 
   private append<T>(
     kind: EventKind,
@@ -217,9 +325,8 @@ export class JsonlEventStore implements EventStore {
     return [...byDay].map(([day, g]) => ({ file: name(day), data: encodeLines(g.ids, g.entries, format) }));
   }
 
-  async searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
-    this.commit.applyCommitted();
-    return searchWafLogs(this.wafIndex, query);
+  searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
+    return this.readIndex('waf', () => searchWafLogs(this.wafIndex, query));
   }
 
   async analytics(query: AnalyticsQuery): Promise<Analytics> {
@@ -228,8 +335,7 @@ export class JsonlEventStore implements EventStore {
     if (!Number.isSafeInteger(query.site_id) || query.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
     const now = query.now ?? this.opts.clock();
     if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
-    this.commit.applyCommitted();
-    return this.rollups.analytics(query.site_id, period.data, now);
+    return this.readIndex('access', () => this.rollups.analytics(query.site_id, period.data, now));
   }
 
   applyRetention(now = this.opts.clock()): Promise<RetentionReport> {
@@ -239,13 +345,29 @@ export class JsonlEventStore implements EventStore {
       const report = await dropOldSegments(this.opts.dir, this.files, dayOfMs(now) - this.opts.retentionDays, this.opts.logger);
       if (report.deleted.length === 0) return report;
       const keep = (d: number): boolean => d >= dayOfMs(now) - this.opts.retentionDays;
-      if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.filtered(keep);
-      this.rollups.keepDays(keep);
+      // A damaged index is rebuilt from the segments left (those days are gone from them already).
+      this.healOr('waf', () => {
+        if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.filtered(keep);
+      });
+      this.healOr('access', () => this.rollups.keepDays(keep));
       this.dirty = true;
       // A snapshot that still lists the deleted segments would cost the next start a rebuild.
       void this.snapshot();
       return report;
     });
+  }
+
+  /** Runs `job` on `kind`'s index, or rebuilds that index if it is (or turns out) damaged. Inside an exclusive job only. */
+  private healOr(kind: EventKind, job: () => void): void {
+    if (!this.damaged.has(kind)) {
+      try {
+        return job();
+      } catch (err) {
+        if (!(err instanceof SnapshotDamageError)) throw err;
+        this.markDamaged(err);
+      }
+    }
+    this.rebuild(kind);
   }
 
   stats(): EventStoreStats {
@@ -257,6 +379,8 @@ export class JsonlEventStore implements EventStore {
   snapshot(): Promise<void> {
     if (this.snapshotting) return this.snapshotting;
     this.commit.applyCommitted();
+    // A damaged index misses entries until its rebuild, which writes the snapshot itself.
+    if (this.damaged.size > 0) return Promise.resolve();
     this.dirty = false;
     const coverage = (kind: EventKind): Coverage => {
       const c: Coverage = {};
@@ -297,7 +421,9 @@ export class JsonlEventStore implements EventStore {
     for (const t of this.timers) clearInterval(t);
     await this.commit.drain();
     this.commit.applyCommitted();
-    if (this.snapshotting) await this.snapshotting;
+    // Damage met by those last updates: rebuilt before the final snapshot.
+    for (const kind of [...this.damaged]) await this.healOf(kind).catch(() => undefined);
+    while (this.snapshotting) await this.snapshotting;
     if (this.dirty) await this.snapshot();
     await this.ids.settle().catch((err: Error) => this.opts.logger.warn('could not store the last id (the next start skips ahead)', { error: err.message }));
     this.files.closeAll();

@@ -125,11 +125,12 @@ function loadSnapshot<T>(read: () => T | null, logger: EventLogger, file: string
   }
 }
 
-export function recoverWaf(dir: string, indexDir: string, logger: EventLogger): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
+/** `useSnapshot` false: everything from the segments (a snapshot found damaged after the open). */
+export function recoverWaf(dir: string, indexDir: string, logger: EventLogger, useSnapshot = true): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
   const report = newReport();
   const snapFile = snapshotPath(indexDir, 'waf');
   // The restore is inside the guard too: a snapshot whose parts do not fit together is as unreadable as a garbled one.
-  const loaded = loadSnapshot(
+  const loaded = !useSnapshot ? null : loadSnapshot(
     () => {
       const s = readWafSnapshot(snapFile);
       return s && { coverage: s.coverage, index: WafIndex.restore(s.snap) };
@@ -163,10 +164,11 @@ export function recoverAccess(
   dir: string,
   indexDir: string,
   logger: EventLogger,
+  useSnapshot = true,
 ): { rollups: AccessRollups; sizes: Map<string, number>; report: RecoveryReport; maxId: number } {
   const report = newReport();
   const snapFile = snapshotPath(indexDir, 'access');
-  const loaded = loadSnapshot(
+  const loaded = !useSnapshot ? null : loadSnapshot(
     () => {
       const s = readAccessSnapshot(snapFile);
       return s && { coverage: s.coverage, maxId: s.maxId, rollups: AccessRollups.restore(s.sites) };

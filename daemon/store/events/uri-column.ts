@@ -6,6 +6,7 @@
 // String.prototype.indexOf over the lower-cased blob (far faster than testing a million
 // small strings); rows slice the original. Flat strings cost about one byte per character
 // and no per-URI object, which keeps the heap small and snapshots quick to load.
+import { unpackOrDamage } from './snapshot-damage.js';
 
 const CHUNK_BITS = 14;
 export const CHUNK_SIZE = 1 << CHUNK_BITS;
@@ -144,8 +145,11 @@ export class UriColumn {
   private chunk(c: number): SealedUris {
     const ch = this.sealed[c];
     if (!isPacked(ch)) return ch;
-    const { orig, offsets } = ch.unpack();
-    if (offsets.length !== CHUNK_SIZE + 1 || offsets[CHUNK_SIZE] !== orig.length) throw new Error(`URI chunk ${c}: offsets do not fit its text`);
+    const { orig, offsets } = unpackOrDamage('waf', `URI chunk ${c}`, () => {
+      const u = ch.unpack();
+      if (u.offsets.length !== CHUNK_SIZE + 1 || u.offsets[CHUNK_SIZE] !== u.orig.length) throw new Error('offsets do not fit its text');
+      return u;
+    });
     const unpacked: SealedUris = { orig, lower: ch.lowered ? undefined : null, offsets };
     this.sealed[c] = unpacked;
     return unpacked;

@@ -4,6 +4,7 @@
 import { SiteWafIndex, type SiteWafColumns, type WafTables } from './site-waf-index.js';
 import { IpTable, StringTable, type StringTableSnapshot } from './string-table.js';
 import { dayOfMs } from './segment-names.js';
+import { unpackOrDamage } from './snapshot-damage.js';
 
 /** The fields the index needs from a stored WAF event. */
 export interface WafIndexEntry {
@@ -68,8 +69,11 @@ export class WafIndex {
   site(siteId: number): SiteWafIndex | undefined {
     const s = this.sites.get(siteId);
     if (s === undefined || s instanceof SiteWafIndex) return s;
-    const site = new SiteWafIndex(this.tables, s.unpack());
-    if (site.length !== s.length) throw new Error(`site ${siteId}: ${site.length} events unpacked, ${s.length} expected`);
+    const site = unpackOrDamage('waf', `site ${siteId}`, () => {
+      const unpacked = new SiteWafIndex(this.tables, s.unpack());
+      if (unpacked.length !== s.length) throw new Error(`${unpacked.length} events unpacked, ${s.length} expected`);
+      return unpacked;
+    });
     this.sites.set(siteId, site);
     return site;
   }
