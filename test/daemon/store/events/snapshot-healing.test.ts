@@ -4,6 +4,7 @@
 // writes a fresh snapshot that the next open uses as is.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openJsonlEventStore, type JsonlEventStore } from '../../../../daemon/store/events/jsonl-event-store.js';
 import { accessEntry, memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
@@ -57,6 +58,7 @@ interface Section {
   offset: number;
   length: number;
   raw?: number;
+  crc?: number;
 }
 interface Header {
   sections: Record<string, Section>;
@@ -87,9 +89,19 @@ const cutSection = (bytes: Buffer, _at: number, sec: Section, header: Header): v
   writeHeader(bytes, header);
 };
 
-const keyRefOutOfRange = (bytes: Buffer, at: number, sec: Section): void => {
+/** A valid but wrong rule ref in the newest position of a small column stored as is: only its checksum tells. */
+const otherRuleRef = (bytes: Buffer, at: number, sec: Section): void => {
+  expect(sec.raw, 'small section stored as is').toBeUndefined();
+  const last = at + sec.length - 4;
+  bytes.writeUInt32LE(bytes.readUInt32LE(last) === 0 ? 1 : 0, last);
+};
+
+/** Written so by the store itself (a bug, not the disk): the section's checksum matches, the check of refs must catch it. */
+const keyRefOutOfRange = (bytes: Buffer, at: number, sec: Section, header: Header): void => {
   expect(sec.raw, 'small section stored as is').toBeUndefined();
   bytes.writeUInt32LE(0x7fff_0000, at);
+  sec.crc = zlib.crc32(bytes.subarray(at, at + sec.length));
+  writeHeader(bytes, header);
 };
 
 /** Every stored line of a kind, straight from the segments. */
@@ -109,7 +121,8 @@ async function expectExact(s: JsonlEventStore, dir: string): Promise<void> {
   for (const site of [1, 2]) {
     const all = await s.searchWafLogs({ site_id: site, page: 1, per_page: 5 });
     expect(all.pagination.total).toBe(count(site, () => true));
-    expect(all.logs.map((l) => l.id)).toEqual(waf.filter((e) => e.site_id === site).map((e) => e.id as number).sort((a, b) => b - a).slice(0, 5));
+    const newest = waf.filter((e) => e.site_id === site).sort((a, b) => (b.id as number) - (a.id as number)).slice(0, 5);
+    expect(all.logs.map((l) => [l.id, l.waf_rule_id, l.client_ip, l.uri])).toEqual(newest.map((e) => [e.id, e.rule_id, e.client_ip, e.uri]));
     const ip = site === 1 ? '10.1.3.3' : '192.0.2.1';
     expect((await s.searchWafLogs({ site_id: site, page: 1, per_page: 5, search: ip })).pagination.total).toBe(count(site, (e) => e.client_ip === ip));
     expect((await s.searchWafLogs({ site_id: site, page: 1, per_page: 5, search: '942102' })).pagination.total).toBe(count(site, (e) => e.rule_id === '942102'));
@@ -162,6 +175,24 @@ describe('a snapshot damaged inside a packed part heals', () => {
 
   it('postings key refs outside the string table', async () => {
     await healsAndStaysHealed(damagedCopy('waf', 's2.byIp.refs', keyRefOutOfRange), 'waf', /^site 2: .*key ref \d+ outside the table/);
+  });
+
+  it('a byte changed in a column stored uncompressed (a valid value, caught by the section checksum)', async () => {
+    await healsAndStaysHealed(damagedCopy('waf', 's2.rule', otherRuleRef), 'waf', /^site 2: .*fails its checksum/);
+  });
+
+  it('a snapshot written before section checksums is still used as is', async () => {
+    const dir = damagedCopy('waf', 's1.ts', (bytes, _at, _sec, header) => {
+      for (const sec of Object.values(header.sections)) delete sec.crc;
+      writeHeader(bytes, header);
+    });
+    const logger = memoryLogger();
+    const s = await openJsonlEventStore(opts(dir, logger));
+    expect(s.openReport.waf).toMatchObject({ usedSnapshot: true, entriesRead: 0 });
+    await s.warm;
+    await expectExact(s, dir);
+    expect(logger.records.filter((r) => r.level !== 'info')).toEqual([]);
+    await s.close();
   });
 
   it('a URI chunk that fails to inflate (found by a URI search, after the site unpacked fine)', async () => {
