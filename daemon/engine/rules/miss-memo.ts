@@ -18,6 +18,10 @@
 // again; a second generation searched on every miss cost more than that (+1 Map lookup per new
 // value). Values longer than `maxValueLength` are not kept: their bits live for the transaction
 // only. Keys are copied: a value sliced from a large body would otherwise keep the body alive.
+// A value is admitted on its second sighting (sightings.ts): until then its bits live for the
+// transaction only, so values met once (unique query strings, posted content) cost no copy and
+// no insert, and do not push out the values that come back.
+import { Sightings } from './sightings.js';
 
 export interface MissMemoLimits {
   /** Values kept (0: no memo, every value's bits live for its transaction only). */
@@ -26,9 +30,12 @@ export interface MissMemoLimits {
   byteLimit: number;
   /** Longest value kept. */
   maxValueLength: number;
+  /** Values the recently-seen filter notes before it starts over (a value is admitted when found
+   *  there; 0: admitted on its first sighting). */
+  sightings: number;
 }
 
-export const DEFAULT_MISS_MEMO_LIMITS: MissMemoLimits = { limit: 2048, byteLimit: 1 << 20, maxValueLength: 4096 };
+export const DEFAULT_MISS_MEMO_LIMITS: MissMemoLimits = { limit: 2048, byteLimit: 1 << 20, maxValueLength: 4096, sightings: 8192 };
 
 /** A copy of `value` that references no larger string: V8 keeps a substring of 13 chars or more
  *  as a slice of its parent (a cookie of the Cookie header, an argument of a 10 MB body). The
@@ -73,6 +80,8 @@ export class MissMemo {
   private table = new Int32Array(0);
   private used = 0;
   private keyBytes = 0;
+  /** Values seen lately, not admitted yet (made on first need). */
+  private sightings: Sightings | undefined;
   /** Times the memo started over (for tests and figures). */
   restarts = -1;
 
@@ -89,11 +98,13 @@ export class MissMemo {
   }
 
   /** Fills `out` with the bits of `value`, shared by every transaction that meets it while it
-   *  is kept; false (out untouched) when the value is not kept. */
+   *  is kept; false (out untouched) when the value is not kept (too long, or seen for the first
+   *  time lately: not admitted yet). */
   find(value: string, out: MissRow): boolean {
     if (value.length > this.limits.maxValueLength || this.limits.limit <= 0) return false;
     let row = this.rows.get(value);
     if (row === undefined) {
+      if (this.limits.sightings > 0 && !(this.sightings ??= new Sightings(this.limits.sightings)).seenBefore(value)) return false;
       if (this.used + this.words > this.table.length || this.keyBytes + value.length > this.limits.byteLimit) this.startOver();
       row = this.used;
       this.used += this.words;

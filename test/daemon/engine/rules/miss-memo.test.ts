@@ -1,9 +1,12 @@
 // Operator misses remembered across transactions (rules/miss-memo.ts): a value met again in a
 // later transaction of the same rule set skips the rules known to miss on it; matches, macros,
 // a new rule set, a full memo and a budget stopped mid-phase all leave verdicts as without it.
+// Most tests admit a value on its first sighting (`sightings: 0`), to test what the memo does
+// with a value it holds; admission on the second sighting (rules/sightings.ts) has its own tests.
 import { describe, it, expect } from 'vitest';
 import { Waf } from '../../../../daemon/engine/waf.js';
-import { MissMemo, type MissRow } from '../../../../daemon/engine/rules/miss-memo.js';
+import { DEFAULT_MISS_MEMO_LIMITS, MissMemo, type MissRow } from '../../../../daemon/engine/rules/miss-memo.js';
+import { Sightings } from '../../../../daemon/engine/rules/sightings.js';
 import { EngineBudgetExceeded } from '../../../../daemon/engine/budget/time-budget.js';
 import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
 import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.js';
@@ -25,7 +28,9 @@ function counting(): { calls: string[]; registries: typeof testRegistries } {
   return { calls, registries: { ...testRegistries, operators } };
 }
 
-function load(text: string, registries: typeof testRegistries, missMemo?: MissMemoLimits): Waf {
+const ADMIT_AT_ONCE: MissMemoLimits = { ...DEFAULT_MISS_MEMO_LIMITS, sightings: 0 };
+
+function load(text: string, registries: typeof testRegistries, missMemo: MissMemoLimits = ADMIT_AT_ONCE): Waf {
   return Waf.load([{ text: `SecRuleEngine DetectionOnly\n${text}` }], { registries, missMemo });
 }
 
@@ -88,7 +93,7 @@ SecRule ARGS:v "@counted %{tx.needle}" "id:2,phase:1,pass,log"`, registries);
   it('a full memo starts over: bounded by values and by bytes, verdicts unchanged throughout', () => {
     const { calls, registries } = counting();
     const waf = load(`SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"
-SecRule ARGS "@counted 7" "id:2,phase:1,pass,log"`, registries, { limit: 8, byteLimit: 64, maxValueLength: 32 });
+SecRule ARGS "@counted 7" "id:2,phase:1,pass,log"`, registries, { limit: 8, byteLimit: 64, maxValueLength: 32, sightings: 0 });
     const memo = waf.ruleSet.missMemo;
     for (let i = 0; i < 200; i++) {
       const value = `v${i}`;
@@ -198,7 +203,7 @@ describe('MissMemo', () => {
   const row = (): MissRow => ({ table: new Int32Array(0), row: -1 });
 
   it('gives a value the same row until it starts over, and never hands a row to another value', () => {
-    const memo = new MissMemo(2, { limit: 3, byteLimit: 1000, maxValueLength: 10 });
+    const memo = new MissMemo(2, { limit: 3, byteLimit: 1000, maxValueLength: 10, sightings: 0 });
     const a = row();
     expect(memo.find('alpha', a)).toBe(true);
     a.table[a.row] |= 1;
@@ -221,8 +226,62 @@ describe('MissMemo', () => {
 
   it('does not keep long values, nor anything with limit 0', () => {
     const out = row();
-    expect(new MissMemo(2, { limit: 4, byteLimit: 1000, maxValueLength: 3 }).find('abcd', out)).toBe(false);
-    expect(new MissMemo(2, { limit: 0, byteLimit: 1000, maxValueLength: 3 }).find('a', out)).toBe(false);
+    expect(new MissMemo(2, { limit: 4, byteLimit: 1000, maxValueLength: 3, sightings: 0 }).find('abcd', out)).toBe(false);
+    expect(new MissMemo(2, { limit: 0, byteLimit: 1000, maxValueLength: 3, sightings: 0 }).find('a', out)).toBe(false);
     expect(out.row).toBe(-1);
+  });
+});
+
+describe('admission on the second sighting (rules/sightings.ts)', () => {
+  const row = (): MissRow => ({ table: new Int32Array(0), row: -1 });
+
+  it('keeps a value only when it comes back; until then its bits live for the transaction', () => {
+    const { calls, registries } = counting();
+    const waf = load('SecRule ARGS "@counted zzz" "id:1,phase:1,pass,log"', registries, DEFAULT_MISS_MEMO_LIMITS);
+    const memo = waf.ruleSet.missMemo;
+    expect(run(waf, '/?a=hello').ids).toEqual([]);
+    expect(calls).toEqual(['hello']);
+    expect(memo.size).toBe(0);
+    // Second sighting: admitted, learned again (a new row); third: found, not evaluated.
+    expect(run(waf, '/?a=hello').ids).toEqual([]);
+    expect(memo.size).toBe(1);
+    expect(run(waf, '/?a=hello').ids).toEqual([]);
+    expect(calls).toEqual(['hello', 'hello']);
+    // Values met once never enter the memo, and do not push out the one kept.
+    for (let i = 0; i < 500; i++) expect(run(waf, `/?a=zzz${i}`).ids).toEqual([1]);
+    expect(memo.size).toBe(1);
+    expect(memo.restarts).toBe(0);
+    calls.length = 0;
+    run(waf, '/?a=hello');
+    expect(calls).toEqual([]);
+  });
+
+  it('a bounded filter of hashes: a value is seen before only after it was noted', () => {
+    const seen = new Sightings(256);
+    expect(seen.seenBefore('alpha')).toBe(false);
+    expect(seen.seenBefore('alpha')).toBe(true);
+    expect(seen.seenBefore('alphb')).toBe(false);
+    // Long values are sampled (ends and spread), so a change at the ends or far apart is seen.
+    const long = 'x'.repeat(5000);
+    expect(seen.seenBefore(long)).toBe(false);
+    expect(seen.seenBefore(`${long.slice(1)}y`)).toBe(false);
+    expect(seen.seenBefore(`y${long.slice(1)}`)).toBe(false);
+    expect(seen.seenBefore(long)).toBe(true);
+    // Values noted together are all remembered (no slot one pushes another out of) ...
+    const many = Array.from({ length: 60 }, (_, i) => `v${i}`);
+    for (const v of many) seen.seenBefore(v);
+    expect(many.filter((v) => seen.seenBefore(v))).toEqual(many);
+    // ... until `capacity` values were noted: then it starts over (bounded; admitted later).
+    for (let i = 0; i < 256; i++) seen.seenBefore(`w${i}`);
+    expect(seen.seenBefore('alpha')).toBe(false);
+  });
+
+  it('MissMemo.find: false on the first sighting, a row on the second', () => {
+    const memo = new MissMemo(2, { limit: 3, byteLimit: 1000, maxValueLength: 10, sightings: 16 });
+    const out = row();
+    expect(memo.find('alpha', out)).toBe(false);
+    expect(out.row).toBe(-1);
+    expect(memo.find('alpha', out)).toBe(true);
+    expect(memo.size).toBe(1);
   });
 });
