@@ -34,6 +34,7 @@ import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 import { TimeBudget } from './budget/time-budget.js';
+import type { ClockMark } from './budget/waiting-allowance.js';
 import { longestInput } from './budget/longest-input.js';
 import { TransactionMisses } from './rules/transaction-misses.js';
 
@@ -136,7 +137,7 @@ export class Transaction implements ActionContext {
 
   // ---- phases -------------------------------------------------------------------------
 
-  private runPhase(phase: number): Interruption | null {
+  private runPhase(phase: number, clock?: ClockMark): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
     if (phase <= this.allowedUntil && phase !== 5) return null;
     if (phase !== this.slotPhase) {
@@ -150,7 +151,7 @@ export class Transaction implements ActionContext {
     this.allowedPhase = false;
     const rules = this.host.ruleSet.phases[phase];
     if (this.budget === undefined) evaluatePhase(this, rules);
-    else this.budget.runPhase(phase, longestInput(this, phase), () => evaluatePhase(this, rules), () => this.currentStarter?.id);
+    else this.budget.runPhase(phase, longestInput(this, phase), () => evaluatePhase(this, rules), () => this.currentStarter?.id, clock);
     return this.interruption;
   }
 
@@ -167,9 +168,8 @@ export class Transaction implements ActionContext {
 
   processRequestBody(): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
-    const bodyStarted = this.budget === undefined ? 0 : performance.now();
+    const clock = this.budget?.startClock(); // parsing the body holds the loop too: phase 2's clock
     const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors);
-    this.budget?.spend(performance.now() - bodyStarted); // parsing the body holds the loop too
     this.body = stage.body;
     this.args = this.request.argsGet.concat(stage.body.argsPost);
     this.inboundDataError = stage.inboundDataError;
@@ -178,7 +178,7 @@ export class Transaction implements ActionContext {
       this.interruption = { action: 'deny', status: 413, ruleId: 0, phase: 2 };
       return this.interruption;
     }
-    return this.runPhase(2);
+    return this.runPhase(2, clock);
   }
 
   /** Phases 1 and 2. */

@@ -13,12 +13,14 @@
 // 3. A watchdog per phase: when the phase's inputs hold such a long value (a 2 KiB form body), the
 //    whole phase runs interruptible once, rather than each of the dozens of execs on that value.
 // Past the deadline, wall time the process spent waiting for a core is granted again, up to 4x the
-// allowance (waiting-allowance.ts); a phase watchdog cannot grant it (the phase is gone by then).
+// allowance (waiting-allowance.ts); a phase watchdog cannot grant it (the phase is gone by then). A
+// phase that ends late is charged its work, not its waiting. The request body's parse runs on phase
+// 2's clock (startClock): it holds the loop too.
 // Exceeding the budget throws EngineBudgetExceeded out of the phase; the caller decides (the edge:
 // the site's waf.onError, fail-closed by default). A transaction that threw is finished.
 import { performance } from 'node:perf_hooks';
 import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
-import { WaitingAllowance } from './waiting-allowance.js';
+import { markNow, WaitingAllowance, type ClockMark } from './waiting-allowance.js';
 
 /** When the clock is read: after execs whose squared subject lengths add up to this (one read costs
  *  ~55 ns). The worst exec cost grows about with the square of the length up to ~0.5 KiB, then
@@ -79,14 +81,16 @@ export class TimeBudget {
 
   /**
    * Runs one phase's rules (`evaluate`) within what is left of the budget; `longestInput` is the
-   * longest value the phase may inspect (longest-input.ts), `currentRuleId` names the rule for the error.
+   * longest value the phase may inspect (longest-input.ts), `currentRuleId` names the rule for the error;
+   * `clockStarted` (from startClock) when work before the phase belongs to its time.
    */
-  runPhase(phase: number, longestInput: number, evaluate: () => void, currentRuleId: () => number | undefined): void {
-    const started = performance.now();
+  runPhase(phase: number, longestInput: number, evaluate: () => void, currentRuleId: () => number | undefined, clockStarted?: ClockMark): void {
+    const mark = clockStarted ?? markNow();
+    const started = mark.wall;
     const allowance = this.limitMs - this.spentMs;
     if (allowance <= 0) throw new EngineBudgetExceeded(this.limitMs, this.spentMs, phase, undefined);
     this.deadline = started + allowance;
-    this.waiting.begin(started, allowance);
+    this.waiting.begin(mark, allowance);
     this.unchecked = 0;
     const guardFrom = guardLength(allowance);
     this.phaseGuarded = longestInput >= guardFrom && !isInterruptibleRunning();
@@ -100,23 +104,25 @@ export class TimeBudget {
       }
       throw err;
     } finally {
-      this.spentMs += performance.now() - started - this.waiting.grantedMs;
+      const ended = performance.now();
+      this.waiting.settle(ended, ended - started - this.waiting.grantedMs);
+      this.spentMs += ended - started - this.waiting.grantedMs;
       this.phaseGuarded = false;
       this.deadline = Infinity;
       this.guardFrom = Infinity;
     }
   }
 
-  /** Counts work done outside the phases (the request body's parsing) against the budget. */
-  spend(ms: number): void {
-    this.spentMs += ms;
+  /** A phase clock started now, for runPhase: the work until then (the request body's parse, which
+   *  holds the loop too) is that phase's time, charged and granted like the rest of it. */
+  startClock(): ClockMark {
+    return markNow();
   }
 
   private check(): void {
     this.unchecked = 0;
     const now = performance.now();
     if (now > this.deadline) this.extendOrStop(now);
-    else this.waiting.observe(now);
     if (!this.phaseGuarded) this.guardFrom = guardLength(this.deadline - now);
   }
 
