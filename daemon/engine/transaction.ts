@@ -34,7 +34,6 @@ import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 import { TimeBudget } from './budget/time-budget.js';
-import type { ClockMark } from './budget/waiting-allowance.js';
 import { longestInput } from './budget/longest-input.js';
 import { TransactionMisses } from './rules/transaction-misses.js';
 
@@ -137,7 +136,7 @@ export class Transaction implements ActionContext {
 
   // ---- phases -------------------------------------------------------------------------
 
-  private runPhase(phase: number, clock?: ClockMark): Interruption | null {
+  private runPhase(phase: number, clock?: number): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
     if (phase <= this.allowedUntil && phase !== 5) return null;
     if (phase !== this.slotPhase) {

@@ -20,7 +20,7 @@
 // the site's waf.onError, fail-closed by default). A transaction that threw is finished.
 import { performance } from 'node:perf_hooks';
 import { Interrupted, isInterruptibleRunning, runInterruptible } from './interruptible.js';
-import { markNow, WaitingAllowance, type ClockMark } from './waiting-allowance.js';
+import { refreshBaseline, WaitingAllowance } from './waiting-allowance.js';
 
 /** When the clock is read: after execs whose squared subject lengths add up to this (one read costs
  *  ~55 ns). The worst exec cost grows about with the square of the length up to ~0.5 KiB, then
@@ -84,13 +84,12 @@ export class TimeBudget {
    * longest value the phase may inspect (longest-input.ts), `currentRuleId` names the rule for the error;
    * `clockStarted` (from startClock) when work before the phase belongs to its time.
    */
-  runPhase(phase: number, longestInput: number, evaluate: () => void, currentRuleId: () => number | undefined, clockStarted?: ClockMark): void {
-    const mark = clockStarted ?? markNow();
-    const started = mark.wall;
+  runPhase(phase: number, longestInput: number, evaluate: () => void, currentRuleId: () => number | undefined, clockStarted?: number): void {
+    const started = clockStarted ?? performance.now();
     const allowance = this.limitMs - this.spentMs;
     if (allowance <= 0) throw new EngineBudgetExceeded(this.limitMs, this.spentMs, phase, undefined);
     this.deadline = started + allowance;
-    this.waiting.begin(mark, allowance);
+    this.waiting.begin(started, allowance);
     this.unchecked = 0;
     const guardFrom = guardLength(allowance);
     this.phaseGuarded = longestInput >= guardFrom && !isInterruptibleRunning();
@@ -115,8 +114,10 @@ export class TimeBudget {
 
   /** A phase clock started now, for runPhase: the work until then (the request body's parse, which
    *  holds the loop too) is that phase's time, charged and granted like the rest of it. */
-  startClock(): ClockMark {
-    return markNow();
+  startClock(): number {
+    const now = performance.now();
+    refreshBaseline(now);
+    return now;
   }
 
   private check(): void {

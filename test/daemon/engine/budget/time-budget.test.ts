@@ -2,9 +2,10 @@
 // the cheap clock checks, a watchdog around one long exec, a watchdog around a whole phase. No
 // assertion is on a duration: each case runs work that would go on far past the budget (or forever)
 // and checks that the budget is what ended it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHECK_EVERY_SQUARED_BYTES, EngineBudgetExceeded, guardLength, TimeBudget } from '../../../../daemon/engine/budget/time-budget.js';
 import { Interrupted, runInterruptible } from '../../../../daemon/engine/budget/interruptible.js';
+import { BASELINE_MAX_AGE_MS } from '../../../../daemon/engine/budget/waiting-allowance.js';
 import { enableRegexBacktrackFallback } from '../../../../daemon/engine/regex-safety.js';
 import { compilePcre } from '../../../../daemon/engine/regex/index.js';
 import { crsRxRules } from '../../../../bench/rx-fuzz/crs-rx-rules.js';
@@ -153,6 +154,20 @@ describe('TimeBudget', () => {
     expect(workedMs, 'the box stretched the work part past half of the phase').toBeLessThan(allowance);
     expect(err).toBeUndefined();
     expect(rounds).toBe(5);
+  });
+
+  it('phases share one CPU baseline: process.cpuUsage() is read at most once per BASELINE_MAX_AGE_MS of phase starts', () => {
+    const budget = new TimeBudget(1_000_000);
+    const spy = vi.spyOn(process, 'cpuUsage');
+    try {
+      const started = performance.now();
+      for (let i = 0; i < 5000; i++) budget.runPhase(1 + (i % 5), 0, () => budget.exec(/x/, 'a'), () => 1);
+      const elapsed = performance.now() - started;
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(Math.ceil(elapsed / BASELINE_MAX_AGE_MS) + 1);
+      expect(spy.mock.calls.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('waiting is granted at most up to 4x the allowance of wall time', () => {
