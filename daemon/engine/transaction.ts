@@ -64,7 +64,12 @@ export class Transaction implements ActionContext {
   readonly env = new MutableCollection('ENV');
   private readonly opened = new Map<string, MutableCollection>();
   matchedVar: MatchedValue | undefined;
-  matchedVars: MatchedValue[] = [];
+  /** The current rule's matches (MATCHED_VARS) are the first `matchedCount` cells of one list kept
+   *  for the transaction: a new array per matching rule cost ~190 bytes of garbage each (a first
+   *  push gives an empty array 17 slots), ~15 KB per proxied GET (~75 rules match, most of them
+   *  the paranoia-level skips). */
+  private readonly matchedList: MatchedValue[] = [];
+  private matchedCount = 0;
   readonly uniqueId: string;
   readonly startedAt = Date.now();
   private readonly startedHr = process.hrtime.bigint();
@@ -210,7 +215,7 @@ export class Transaction implements ActionContext {
 
   beginRule(starter: Rule): void {
     this.currentStarter = starter;
-    if (this.matchedVars.length > 0) this.matchedVars = [];
+    this.matchedCount = 0;
   }
 
   operatorRuntime(capture: boolean): OperatorRuntime {
@@ -267,7 +272,7 @@ export class Transaction implements ActionContext {
   onMatch(rule: Rule, starter: Rule, name: string, value: string): void {
     if (rule.operator !== undefined) {
       this.matchedVar = { name, value };
-      this.matchedVars.push(this.matchedVar);
+      this.matchedList[this.matchedCount++] = this.matchedVar;
     }
     for (const effect of rule.effects) effect(this);
     if (rule.chained) return;
@@ -316,6 +321,11 @@ export class Transaction implements ActionContext {
   }
 
   // ---- VariableContext / ActionContext ------------------------------------------------
+
+  /** MATCHED_VARS: a copy, read by few rules (the list is overwritten by the next rule's matches). */
+  get matchedVars(): readonly MatchedValue[] {
+    return this.matchedList.slice(0, this.matchedCount);
+  }
 
   get rule(): RuleFacts | undefined {
     const s = this.currentStarter;

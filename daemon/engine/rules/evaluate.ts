@@ -59,8 +59,8 @@ function collect(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
   return tx.withoutRemovedTargets(target, entries);
 }
 
+/** MATCHED_VAR_NAME of an entry (not of a count: see evaluateRule). */
 function matchedName(target: CompiledTarget, entry: VarEntry): string {
-  if (target.count) return target.text.slice(1);
   const variable = target.variable.name;
   if (!target.variable.collection || entry.key === '') return variable;
   // Cached on the leader when it has the same name (a *_NAMES list), else on the entry.
@@ -146,7 +146,8 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
       const value = String(entries.length);
       if (evaluate(value, runtime) !== negated) {
         matched = true;
-        tx.onMatch(rule, starter, matchedName(target, new VarEntry('', value)), value);
+        // The name of a count is the target's text without '&' (no entry to build for it).
+        tx.onMatch(rule, starter, target.text.slice(1), value);
         if (tx.interruption) return true;
       }
       continue;
