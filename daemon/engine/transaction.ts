@@ -269,6 +269,12 @@ export class Transaction implements ActionContext {
     return result;
   }
 
+  /** A skip gate's match (rules/skip-gates.ts): MATCHED_VAR(S) only, the rest of onMatch is a no-op for it. */
+  recordMatch(name: string, value: string): void {
+    this.matchedVar = { name, value };
+    this.matchedList[this.matchedCount++] = this.matchedVar;
+  }
+
   onMatch(rule: Rule, starter: Rule, name: string, value: string): void {
     if (rule.operator !== undefined) {
       this.matchedVar = { name, value };

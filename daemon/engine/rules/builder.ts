@@ -13,6 +13,7 @@ import type { OperatorFactory } from '../operators/types.js';
 import type { Transformation } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
+import { isSkipGate } from './skip-gates.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
 import { assignMissGroups } from './miss-groups.js';
@@ -160,6 +161,7 @@ export class RuleSetBuilder {
         while (index < list.length && list[index].order <= target) index++;
         rule.skipAfterIndex = index;
       }
+      for (const rule of list) rule.skipGate = isSkipGate(rule);
     }
     void where;
     return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };

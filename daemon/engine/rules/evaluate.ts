@@ -198,6 +198,29 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
   return matched;
 }
 
+/** A skip gate (skip-gates.ts): evaluateRule's plain path, with the match recorded and nothing run. */
+function skipGateMatches(tx: Transaction, rule: Rule): boolean {
+  tx.beginRule(rule);
+  const target = rule.targets[0];
+  const entries = collect(tx, target);
+  const evaluate = rule.evaluate!;
+  const missBit = rule.missBit;
+  const missWord = missBit >> 5;
+  const missMask = 1 << (missBit & 31);
+  const runtime = tx.operatorRuntime(false);
+  let matched = false;
+  for (let e = 0; e < entries.length; e++) {
+    const entry = entries[e];
+    const cell = entry.leader;
+    if (missBit >= 0 && tx.misses.known(cell, missWord, missMask)) continue;
+    if (evaluate(cell.value, runtime)) {
+      matched = true;
+      tx.recordMatch(matchedName(target, entry), cell.value);
+    } else if (missBit >= 0) tx.misses.remember(cell, missWord, missMask);
+  }
+  return matched;
+}
+
 function evaluateChain(tx: Transaction, starter: Rule): boolean {
   tx.beginRule(starter);
   let rule: Rule | undefined = starter;
@@ -229,7 +252,7 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
       i++;
       continue;
     }
-    const matched = evaluateChain(tx, rule);
+    const matched = rule.skipGate ? skipGateMatches(tx, rule) : evaluateChain(tx, rule);
     if (tx.interruption || tx.allowedPhase) return;
     if (matched && rule.skipAfterIndex >= 0) i = rule.skipAfterIndex;
     else if (matched && rule.skip > 0) i += 1 + rule.skip;

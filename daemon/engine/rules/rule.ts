@@ -59,6 +59,8 @@ export class Rule {
   /** Index in this phase's list where evaluation resumes after skipAfter. */
   skipAfterIndex = -1;
   skip = 0;
+  /** A match only records MATCHED_VAR(S) and moves on (rules/skip-gates.ts). */
+  skipGate = false;
   /** Non-disruptive actions (setvar, ctl, expirevar, initcol, ...), in written order. */
   effects: Effect[] = [];
 
