@@ -130,7 +130,8 @@ export class TimeBudget {
   /** Past the deadline: more time if the process spent it waiting for a core, else the budget is spent. */
   private extendOrStop(now: number): void {
     const more = this.waiting.extension(now, this.deadline);
-    if (more <= 0) throw SPENT;
+    // Even with its waiting granted the phase is past the deadline: its work alone spent it.
+    if (more <= 0 || this.deadline + more <= now) throw SPENT;
     this.deadline += more;
   }
 

@@ -10,9 +10,10 @@
 // only when the deadline passes or a phase ends late: if less than half of the wall time since the
 // baseline was CPU time, the time the process waited is granted (a watchdog-stopped exec runs again;
 // a phase watchdog cannot, see time-budget.ts), and a phase that ended late is charged its work,
-// not its waiting, so the next phase is not refused for a stall it did not cause. Work of other
-// requests between the baseline and the phase (under BASELINE_MAX_AGE_MS) counts as this phase's
-// work: the error is towards stopping.
+// not its waiting, so the next phase is not refused for a stall it did not cause. Only wall time
+// inside the phase can be granted, and all CPU time since the baseline counts as the phase's work
+// (other requests' work between the baseline and the phase, under BASELINE_MAX_AGE_MS, included):
+// the error is towards stopping.
 //
 // History (2026-11-26): the baseline used to be taken lazily, by the first clock read past a quarter
 // of the allowance; a stall before it (a benign GET makes ~6 reads) was charged in full and refused
@@ -55,6 +56,7 @@ export class WaitingAllowance {
   private hardDeadline = Infinity;
   private markWall = 0;
   private markCpu = 0;
+  private phaseStart = 0;
 
   /** A phase starts; its clock started at `started` (a time refreshBaseline saw), `allowanceMs` is what it may spend. */
   begin(started: number, allowanceMs: number): void {
@@ -63,6 +65,7 @@ export class WaitingAllowance {
     this.hardDeadline = started + allowanceMs * MAX_WALL_FACTOR;
     this.markWall = baselineWall;
     this.markCpu = baselineCpu;
+    this.phaseStart = started;
   }
 
   /** The deadline passed at `now`: the wall ms to add to it (waiting since the mark), or 0 to stop. */
@@ -80,10 +83,11 @@ export class WaitingAllowance {
     if (chargedMs >= SETTLE_FROM_MS) this.grantedMs += Math.min(this.waitedSinceMark(now), chargedMs);
   }
 
-  /** Wall ms since the mark that were not CPU time, if they were at least half of it (else 0:
-   *  mostly working, the work really is this slow); moves the mark to `now`. */
+  /** Wall ms of the phase since the mark that were not CPU time (counting all CPU time since the
+   *  mark, which may be older than the phase), if they were at least half of it (else 0: mostly
+   *  working, the work really is this slow); moves the mark to `now`. */
   private waitedSinceMark(now: number): number {
-    const wall = now - this.markWall;
+    const wall = now - Math.max(this.markWall, this.phaseStart);
     const cpu = cpuMs();
     const waited = wall - (cpu - this.markCpu);
     this.markWall = now;
