@@ -3,23 +3,8 @@
 // a match is skipped.
 import { describe, it, expect } from 'vitest';
 import { Waf } from '../../../../daemon/engine/waf.js';
-import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
-import { testRegistries } from '../helpers/test-registries.js';
 import { request } from '../helpers/request.js';
-
-function counting(): { calls: string[]; registries: typeof testRegistries } {
-  const calls: string[] = [];
-  const contains: OperatorFactory = (param) => (input, runtime) => {
-    calls.push(input);
-    const needle = runtime.expandMacros(param);
-    if (!input.includes(needle)) return false;
-    if (runtime.capturing) runtime.setCapture(0, input);
-    return true;
-  };
-  const operators = new Map(testRegistries.operators);
-  operators.set('counted', contains);
-  return { calls, registries: { ...testRegistries, operators } };
-}
+import { counting } from '../helpers/counting-operator.js';
 
 /** 20 arguments, values a/b/c repeating; the list is long enough for values to be shared. */
 const QUERY = Array.from({ length: 20 }, (_, i) => `p${i}=${'abc'[i % 3]}`).join('&');

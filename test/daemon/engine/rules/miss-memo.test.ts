@@ -12,21 +12,7 @@ import type { OperatorFactory } from '../../../../daemon/engine/operators/types.
 import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.js';
 import { testRegistries } from '../helpers/test-registries.js';
 import { request } from '../helpers/request.js';
-
-/** `@counted needle`: contains, recording every input it is called with. */
-function counting(): { calls: string[]; registries: typeof testRegistries } {
-  const calls: string[] = [];
-  const contains: OperatorFactory = (param) => (input, runtime) => {
-    calls.push(input);
-    const needle = runtime.expandMacros(param);
-    if (!input.includes(needle)) return false;
-    if (runtime.capturing) runtime.setCapture(0, input);
-    return true;
-  };
-  const operators = new Map(testRegistries.operators);
-  operators.set('counted', contains);
-  return { calls, registries: { ...testRegistries, operators } };
-}
+import { counting } from '../helpers/counting-operator.js';
 
 const ADMIT_AT_ONCE: MissMemoLimits = { ...DEFAULT_MISS_MEMO_LIMITS, sightings: 0 };
 
