@@ -130,8 +130,14 @@ export class Transaction implements ActionContext {
       capturing: false,
       budget: undefined,
       expandMacros: (text: string) => cachedMacro(text).expand(this),
-      setCapture: (index: number, value: string) => tx.set(CAPTURE_KEYS[index] ?? String(index), value),
-      unsetCapture: (index: number) => tx.delete(CAPTURE_KEYS[index] ?? String(index)),
+      setCapture: (index: number, value: string) => {
+        const key = CAPTURE_KEYS[index] ?? String(index);
+        tx.setLowered(key, key, value);
+      },
+      unsetCapture: (index: number) => {
+        if (index >= 0 && index <= 9) tx.deleteDigit(index);
+        else tx.delete(String(index));
+      },
       setGeo: (fields: Record<string, string>) => {
         this.geo.clear();
         for (const [key, value] of Object.entries(fields)) this.geo.set(key, value);

@@ -18,7 +18,7 @@ function exclusionOf(text: string, where: SourceLocation): TargetExclusion {
   const { targets } = parseTargets(text, where);
   if (targets.length !== 1) throw new Error(`expected one target after ';', got "${text}"`);
   const t = targets[0];
-  return { variableName: t.variable.name, keyLower: t.keyLower ?? t.expression?.toLowerCase(), keyRegex: t.keyRegex };
+  return { variableName: t.variable.name, keyLower: t.keyLower ?? t.expression?.toLowerCase(), keyRegex: t.keyRegex, keyTest: t.keyTest };
 }
 
 function splitSelector(value: string, option: string): [string, string] {

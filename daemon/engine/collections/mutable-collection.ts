@@ -19,6 +19,14 @@ interface StoredVar {
 }
 
 const EMPTY: readonly VarEntry[] = [];
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** The bit of a one-digit name ('0'..'9': the capture variables TX:0..9), else 0. */
+function digitBit(lower: string): number {
+  if (lower.length !== 1) return 0;
+  const d = lower.charCodeAt(0) - 48;
+  return d >= 0 && d <= 9 ? 1 << d : 0;
+}
 
 function viewOf(found: StoredVar): readonly VarEntry[] {
   found.view ??= [new VarEntry(found.key, found.value)];
@@ -33,6 +41,9 @@ export class MutableCollection {
   private slotsFor = nameSlotCount;
   private snapshot: VarEntry[] | undefined;
   private hasExpiring = false;
+  /** Which of the names '0'..'9' are stored (bit n: '<n>'): every match of a capturing rule
+   *  unsets TX:0..9 first, and most of those are not there. */
+  private digitNames = 0;
 
   constructor(readonly name: string) {}
 
@@ -89,6 +100,7 @@ export class MutableCollection {
     } else {
       const created: StoredVar = { key, value, expiresAt: 0, view: undefined };
       this.vars.set(lower, created);
+      this.digitNames |= digitBit(lower);
       const index = slot === -2 ? existingNameSlot(lower) : slot;
       if (index >= 0) this.slots[index] = created;
     }
@@ -98,9 +110,15 @@ export class MutableCollection {
   delete(key: string): void {
     const lower = key.toLowerCase();
     if (!this.vars.delete(lower)) return;
+    this.digitNames &= ~digitBit(lower);
     const slot = existingNameSlot(lower);
     if (slot >= 0) this.slots[slot] = undefined;
     this.snapshot = undefined;
+  }
+
+  /** delete(String(digit)) for 0..9, without a lookup when that name is not stored. */
+  deleteDigit(digit: number): void {
+    if ((this.digitNames & (1 << digit)) !== 0) this.delete(DIGITS[digit]);
   }
 
   /** Deletes every variable whose name matches. */
@@ -112,6 +130,7 @@ export class MutableCollection {
   clear(): void {
     this.vars.clear();
     this.slots = [];
+    this.digitNames = 0;
     this.snapshot = undefined;
   }
 

@@ -5,9 +5,15 @@ import ipaddr from 'ipaddr.js';
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
+/** Answers kept per set: CRS's 905110 asks about REMOTE_ADDR on every request, and clients come
+ *  back; parsing the text with ipaddr.js is most of a lookup. Bounded (inputs are request data). */
+const MAX_ANSWERS = 4096;
+const MAX_INPUT_LENGTH = 64;
+
 export class IpSet {
   private readonly v4: Cidr[] = [];
   private readonly v6: Cidr[] = [];
+  private readonly answers = new Map<string, boolean>();
 
   /** Adds "a.b.c.d", "a.b.c.d/n", an IPv6 address or "v6/n"; throws on anything else. */
   add(entry: string): void {
@@ -27,6 +33,7 @@ export class IpSet {
     }
     const address = ipaddr.parse(addressText);
     (isV6 ? this.v6 : this.v4).push([address, bits]);
+    this.answers.clear();
   }
 
   get size(): number {
@@ -34,6 +41,17 @@ export class IpSet {
   }
 
   has(input: string): boolean {
+    if (input.length > MAX_INPUT_LENGTH) return this.lookup(input);
+    let answer = this.answers.get(input);
+    if (answer === undefined) {
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      answer = this.lookup(input);
+      this.answers.set(input, answer);
+    }
+    return answer;
+  }
+
+  private lookup(input: string): boolean {
     const isV6 = input.includes(':');
     if (isV6 ? !ipaddr.IPv6.isValid(input) : !ipaddr.IPv4.isValidFourPartDecimal(input)) return false;
     const address = ipaddr.parse(input);

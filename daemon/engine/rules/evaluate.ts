@@ -26,6 +26,8 @@ function select(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
     return v.byKey !== undefined ? v.byKey(tx, key) : v.entries(tx).filter((e) => e.key.toLowerCase() === key);
   }
   if (target.keyRegex !== undefined) {
+    const test = target.keyTest;
+    if (test !== undefined) return v.entries(tx).filter((e) => test(e.key));
     const re = target.keyRegex;
     return v.entries(tx).filter((e) => re.test(e.key));
   }
@@ -159,18 +161,12 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e];
       let hit: string | undefined;
-      if (multi) {
-        const cell = entry.leader;
-        // Negated, "no hit" means the operator matched every input: not a miss to remember.
-        const remembers = missBit >= 0 && !negated;
-        if (remembers && tx.misses.known(cell, missWord, missMask)) continue;
-        hit = multiMatchHit(tx, rule, entry);
-        if (hit === undefined && remembers) tx.misses.remember(cell, missWord, missMask);
-      }
+      const cell = entry.leader;
+      // A known miss: the rule had no hit on this value before (miss-bits.ts; for a negated rule,
+      // its operator matched).
+      if (missBit >= 0 && tx.misses.known(cell, missWord, missMask)) continue;
+      if (multi) hit = multiMatchHit(tx, rule, entry);
       else {
-        const cell = entry.leader;
-        const knownMiss = missBit >= 0 && tx.misses.known(cell, missWord, missMask);
-        if (knownMiss && !negated) continue;
         let value: string | undefined;
         if (step === undefined) value = cell.value;
         else {
@@ -179,15 +175,12 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
           value = results === undefined ? undefined : results[stepId];
           if (value === undefined) value = tx.transform(cell, step);
         }
-        let result = false;
-        if (!knownMiss) {
-          // The byte gate: the value lacks every byte the regex needs (byte-gate.ts), as good as
-          // a miss (remembered, so the slot and its rule group can be known to miss).
-          if (!(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi))) result = evaluate(value, runtime);
-          if (!result && missBit >= 0) tx.misses.remember(cell, missWord, missMask);
-        }
+        // The byte gate: the value lacks every byte the regex needs (byte-gate.ts), as good as
+        // an operator miss.
+        const result = !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) && evaluate(value, runtime);
         if (result !== negated) hit = value;
       }
+      if (hit === undefined && missBit >= 0) tx.misses.remember(cell, missWord, missMask);
       if (hit !== undefined) {
         matched = true;
         tx.onMatch(rule, starter, matchedName(target, entry), hit);

@@ -8,14 +8,24 @@
 // side effects when they return false (CONTRACT.md); for a multiMatch rule the bit means that
 // none of its inputs (the value and each transformation that changed it) matched. Rules whose
 // operator reads macros (the answer may change as TX does) get no bit.
+//
+// For a negated rule (`!@rx ...`) a miss is the operator matching: the bit means the rule had no
+// hit on the value, which for benign traffic is the common case (CRS's protocol checks such as
+// 920100 on REQUEST_LINE and 920600 on Accept are negated). A match may have side effects
+// (captures, GEO), so a negated rule gets a bit only when its operator has none: no `capture`,
+// and not @geoLookup (sets GEO) or @rbl (asks the network).
 import type { Rule } from './rule.js';
+
+const SIDE_EFFECTS_ON_MATCH = new Set(['geolookup', 'rbl']);
 
 /** Gives each rule that may remember misses a bit (`missBit`); returns the words a bit set needs. */
 export function assignMissBits(rules: readonly Rule[]): number {
   let bits = 0;
   for (const rule of rules) {
     const op = rule.operator;
-    rule.missBit = op !== undefined && !op.param.includes('%{') ? bits++ : -1;
+    const remembers = op !== undefined && !op.param.includes('%{')
+      && (!op.negated || (!rule.capture && !SIDE_EFFECTS_ON_MATCH.has(op.name)));
+    rule.missBit = remembers ? bits++ : -1;
   }
   return (bits + 31) >> 5;
 }

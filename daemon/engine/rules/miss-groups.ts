@@ -9,8 +9,9 @@
 //
 // Sound because skipping is what evaluating would do: no value can match (each is known to
 // miss, for this rule's operator and transformations), and a rule that does not match runs no
-// action. Only for rules that remember misses (a miss bit) and are not negated (there a miss is
-// a match), without `&` counts (the value is a count, not an entry). Bits only ever get set, so
+// action. Only for rules that remember misses (a miss bit; for a negated rule the bit means its
+// operator matched, so no hit either, and no value means no match for a negated rule too),
+// without `&` counts (the value is a count, not an entry). Bits only ever get set, so
 // a group's bits computed early in the phase stay true; slots are fixed for the phase.
 import type { Rule } from './rule.js';
 import type { CompiledTarget } from '../variables/targets.js';
@@ -22,7 +23,7 @@ export function assignMissGroups(rules: readonly Rule[]): CompiledTarget[][] {
   for (const rule of rules) {
     rule.missGroup = -1;
     const op = rule.operator;
-    if (rule.missBit < 0 || op === undefined || op.negated || rule.targets.length === 0) continue;
+    if (rule.missBit < 0 || op === undefined || rule.targets.length === 0) continue;
     if (!rule.targets.every((t) => t.slot! >= 0 && !t.count)) continue;
     const bySlot = new Map<number, CompiledTarget>();
     for (const t of rule.targets) bySlot.set(t.slot!, t);

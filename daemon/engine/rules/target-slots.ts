@@ -65,6 +65,7 @@ export function finishTargets(rules: readonly Rule[]): FinishedTargets {
         variable: t.variable,
         keyLower: t.keyLower,
         keyRegex: t.keyRegex,
+        keyTest: t.keyTest,
         expression: t.expression,
         text: t.text,
       };

@@ -6,11 +6,14 @@ import type { VariableDefinition } from './definition.js';
 import type { VarEntry } from '../collections/keyed-list.js';
 import { variables } from './index.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
+import { memoizedKeyTest, type KeyTest } from './key-regex-memo.js';
 
 export interface KeySelector {
   /** Lower-cased key, or undefined when a regex or nothing selects. */
   keyLower?: string;
   keyRegex?: RegExp;
+  /** keyRegex.test, memoized (key-regex-memo.ts); set with keyRegex. */
+  keyTest?: KeyTest;
 }
 
 export interface CompiledTarget extends KeySelector {
@@ -87,7 +90,8 @@ function parseSelector(selector: string, where: SourceLocation, written: string)
   if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) s = s.slice(1, -1);
   if (s.length >= 2 && s.startsWith('/') && s.endsWith('/')) {
     try {
-      return { keyRegex: new RegExp(s.slice(1, -1), 'is') };
+      const keyRegex = new RegExp(s.slice(1, -1), 'is');
+      return { keyRegex, keyTest: memoizedKeyTest(keyRegex) };
     } catch (err) {
       throw new SecLangError(where, `variable ${written}: bad selector regex: ${(err as Error).message}`);
     }
@@ -136,6 +140,7 @@ export function withoutSelected(entries: readonly VarEntry[], selectors: readonl
 
 /** True when `key` (as sent) is selected by `sel`; no key and no regex selects everything. */
 export function selectorMatches(sel: KeySelector, key: string): boolean {
+  if (sel.keyTest !== undefined) return sel.keyTest(key);
   if (sel.keyRegex !== undefined) return sel.keyRegex.test(key);
   if (sel.keyLower !== undefined) return key.toLowerCase() === sel.keyLower;
   return true;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { operators } from '../../../../daemon/engine/operators/index.js';
 import { fakeRuntime } from './fake-runtime.js';
 import { memoPerTransaction } from '../../../../daemon/engine/operators/transaction-memo.js';
+import { IpSet } from '../../../../daemon/engine/operators/ip-set.js';
 
 const ctx = { file: 'test.conf', line: 1, ruleDir: join(dirname(fileURLToPath(import.meta.url)), 'fixtures') };
 const compile = (name: string, param: string) => operators.get(name)!(param, ctx);
@@ -222,5 +223,29 @@ describe('registry', () => {
       'validateutf8encoding', 'detectsqli', 'detectxss', 'unconditionalmatch', 'nomatch', 'geolookup', 'rbl']) {
       expect(operators.has(name), name).toBe(true);
     }
+  });
+});
+
+describe('IpSet answers kept per input (operators/ip-set.ts)', () => {
+  it('answers a repeated input the same, and stays right past its bound', () => {
+    const set = new IpSet();
+    set.add('10.0.0.0/8');
+    set.add('2001:db8::/32');
+    for (let round = 0; round < 2; round++) {
+      expect(set.has('10.1.2.3')).toBe(true);
+      expect(set.has('11.1.2.3')).toBe(false);
+      expect(set.has('2001:db8::1')).toBe(true);
+    }
+    // 5,000 distinct addresses (more than the answers kept): each still right, asked twice.
+    for (let i = 0; i < 5000; i++) {
+      const inside = `10.${(i >> 8) & 255}.${i & 255}.1`;
+      const outside = `12.${(i >> 8) & 255}.${i & 255}.1`;
+      expect(set.has(inside) && set.has(inside)).toBe(true);
+      expect(set.has(outside) || set.has(outside)).toBe(false);
+    }
+    // A range added later changes the answers already given.
+    expect(set.has('11.1.2.3')).toBe(false);
+    set.add('11.0.0.0/8');
+    expect(set.has('11.1.2.3')).toBe(true);
   });
 });

@@ -46,6 +46,26 @@ SecRule ARGS "@counted ell" "id:2,phase:1,pass,log,capture,setvar:tx.hits=+1,set
     expect(calls).toEqual([]);
   });
 
+  it('a negated rule remembers its non-hits (the operator matched) unless a match has side effects', () => {
+    const { calls, registries } = counting();
+    // Rule 1: "!@counted ell": hello is a non-hit (remembered), world a hit (logged every time).
+    // Rule 2: the same with capture: a match sets TX:0, so nothing is remembered.
+    const waf = load(`SecRule ARGS "!@counted ell" "id:1,phase:1,pass,log,setvar:tx.hits=+1"
+SecRule ARGS "!@counted ell" "id:2,phase:1,pass,log,capture,setvar:tx.captured=%{tx.0}"`, registries);
+    const first = run(waf, '/?a=hello&b=world');
+    expect(first.ids).toEqual([1, 2]);
+    expect(calls).toEqual(['hello', 'world', 'hello', 'world']);
+    calls.length = 0;
+    const second = run(waf, '/?a=hello&b=world');
+    expect(calls).toEqual(['world', 'hello', 'world']);
+    expect(second).toEqual(first);
+    expect(second.tx.get('hits')).toBe('1');
+    // Rule 1 alone reads only a known non-hit now: skipped whole (rules/miss-groups.ts).
+    calls.length = 0;
+    expect(run(waf, '/?a=hello').ids).toEqual([]);
+    expect(calls).toEqual(['hello']);
+  });
+
   it('the bit is per rule and transformation: another rule still evaluates the value', () => {
     const { calls, registries } = counting();
     const waf = load(`SecRule ARGS "@counted 5" "id:1,phase:1,pass,log"
@@ -146,14 +166,15 @@ SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
     const first = judge('/?a=1&b=2', 's=abc');
     expect(first).toEqual({ ids: [2, 2, 2], negated: '3' });
     calls.length = 0;
-    // Rule 1: all three values known: skipped. Rule 2 (negated: a miss is its match) runs on
-    // every value (known misses are not called again). Rule 3 reads a count: evaluated ("2").
+    // Rule 1: all three values known: skipped. Rule 2 (negated: the operator missing is its hit,
+    // and only non-hits are remembered) calls the operator on every value. Rule 3 reads a count:
+    // evaluated ("2").
     expect(judge('/?a=1&b=2', 's=abc')).toEqual(first);
-    expect(calls).toEqual(['2']);
+    expect(calls).toEqual(['1', '2', 'abc', '2']);
     calls.length = 0;
-    // A new cookie value: rules 1 and 2 are evaluated on the new value only.
+    // A new cookie value: rule 1 is evaluated on the new value only.
     expect(judge('/?a=1&b=2', 's=new').ids).toEqual([2, 2, 2]);
-    expect(calls).toEqual(['new', 'new', '2']);
+    expect(calls).toEqual(['new', '1', '2', 'new', '2']);
   });
 
   it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own summaries', () => {
