@@ -10,7 +10,13 @@ import { literalGateFor, type LiteralGate } from '../prefilter/index.js';
 
 const MACRO_CACHE_LIMIT = 64;
 
+/** `^.*$` (or `.*`, `^.*`, `.*$`) matches any input whole, as ModSecurity compiles it (dot-all,
+ *  `$` at the very end only): CRS captures each header name (920450) and the User-Agent (901318)
+ *  with it on every request; the answer and TX:0 need no exec. */
+const MATCHES_WHOLE_INPUT = /^\^?\.\*\$?$/;
+
 export const rx: OperatorFactory = (param) => {
+  if (MATCHES_WHOLE_INPUT.test(param)) return wholeInput;
   if (!param.includes('%{')) {
     const re = compilePcre(param);
     return matcher(re, literalGateFor(re.ast));
@@ -31,6 +37,14 @@ export const rx: OperatorFactory = (param) => {
     }
     return evaluate(input, runtime);
   };
+};
+
+const wholeInput: OperatorEvaluate = (input, runtime) => {
+  if (runtime.capturing) {
+    for (let i = 0; i <= 9; i++) runtime.unsetCapture?.(i);
+    runtime.setCapture(0, input);
+  }
+  return true;
 };
 
 function matcher(re: PcreRegex, gate?: LiteralGate): OperatorEvaluate {

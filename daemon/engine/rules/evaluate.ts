@@ -26,10 +26,11 @@ function select(tx: Transaction, target: CompiledTarget): readonly VarEntry[] {
     return v.byKey !== undefined ? v.byKey(tx, key) : v.entries(tx).filter((e) => e.key.toLowerCase() === key);
   }
   if (target.keyRegex !== undefined) {
-    const test = target.keyTest;
-    if (test !== undefined) return v.entries(tx).filter((e) => test(e.key));
     const re = target.keyRegex;
-    return v.entries(tx).filter((e) => re.test(e.key));
+    const test = target.keyTest ?? ((key: string) => re.test(key));
+    // TX and the other writable collections: without building their whole list (entriesWhere).
+    if (v.collectionOf !== undefined) return v.collectionOf(tx)?.entriesWhere(test) ?? NONE;
+    return v.entries(tx).filter((e) => test(e.key));
   }
   if (target.expression !== undefined) return v.byExpression !== undefined ? v.byExpression(tx, target.expression) : NONE;
   return v.entries(tx);

@@ -106,6 +106,21 @@ describe('captures', () => {
     expect(compile('rx', '(a)(?:x)?(b)?(c)')('zac', rt)).toBe(true);
     expect([...rt.captures.entries()].sort()).toEqual([[0, 'ac'], [1, 'a'], [2, ''], [3, 'c']]);
   });
+  it('@rx ^.*$ (and .*, ^.*, .*$) captures any input whole, as the compiled regex does', () => {
+    for (const pattern of ['^.*$', '.*', '^.*', '.*$']) {
+      for (const input of ['User-Agent', '', 'two\nlines\n', '\xff\x00']) {
+        const fast = fakeRuntime({ capturing: true });
+        fast.captures.set(3, 'stale');
+        expect(compile('rx', pattern)(input, fast)).toBe(true);
+        // The same pattern through the regex compiler (one that does not take the shortcut).
+        const slow = fakeRuntime({ capturing: true });
+        expect(compile('rx', `(?:${pattern})`)(input, slow)).toBe(true);
+        expect([...fast.captures.entries()]).toEqual([[0, input]]);
+        expect([...slow.captures.entries()]).toEqual([[0, input]]);
+      }
+    }
+  });
+
   it('@rx without capture leaves TX alone', () => {
     const rt = fakeRuntime();
     compile('rx', '(a)')('a', rt);
