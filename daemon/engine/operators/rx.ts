@@ -39,10 +39,13 @@ export const rx: OperatorFactory = (param) => {
   };
 };
 
+// TX:0 is updated where it stands and TX:1..9 unset after, as @pm does (and as ModSecurity v2
+// stores captures: apr_table_setn in place, then unset the rest): the order of TX's names is
+// all that differs from unsetting first, and only a TX:/regex/ selecting digits could see it.
 const wholeInput: OperatorEvaluate = (input, runtime) => {
   if (runtime.capturing) {
-    for (let i = 0; i <= 9; i++) runtime.unsetCapture?.(i);
     runtime.setCapture(0, input);
+    for (let i = 1; i <= 9; i++) runtime.unsetCapture?.(i);
   }
   return true;
 };
