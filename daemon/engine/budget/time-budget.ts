@@ -79,6 +79,16 @@ export class TimeBudget {
     return match;
   }
 
+  /** `regex.test(input)` within the budget: exec's bookkeeping, without building a match array for
+   *  a rule that does not capture. */
+  test(regex: RegExp, input: string): boolean {
+    const length = input.length;
+    const hit = length < this.guardFrom ? regex.test(input) : this.guardedExec(regex, input) !== null;
+    this.unchecked += length * length;
+    if (this.unchecked >= CHECK_EVERY_SQUARED_BYTES) this.check();
+    return hit;
+  }
+
   /**
    * Runs one phase's rules (`evaluate`) within what is left of the budget; `longestInput` is the
    * longest value the phase may inspect (longest-input.ts), `currentRuleId` names the rule for the error;

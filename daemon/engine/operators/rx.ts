@@ -57,7 +57,7 @@ function matcher(re: PcreRegex, gate?: LiteralGate): OperatorEvaluate {
     // With a time budget (../budget/), every exec goes through it: it counts the bytes scanned,
     // reads the clock now and then, and runs an exec on a long subject interruptibly.
     const budget = runtime.budget;
-    if (!runtime.capturing) return budget === undefined ? regex.test(input) : budget.exec(regex, input) !== null;
+    if (!runtime.capturing) return budget === undefined ? regex.test(input) : budget.test(regex, input);
     const m = budget === undefined ? regex.exec(input) : budget.exec(regex, input);
     if (m === null) return false;
     for (let i = 0; i <= 9; i++) runtime.unsetCapture?.(i);

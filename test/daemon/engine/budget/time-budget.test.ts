@@ -62,14 +62,15 @@ describe('TimeBudget', () => {
     expect(e.message).toMatch(/budget of 20 ms exceeded .* in phase 2 at rule 942100/);
   });
 
-  it('execs on short subjects read the clock once their squared lengths add up to CHECK_EVERY_SQUARED_BYTES', () => {
+  // test() is exec() for rules that do not capture (no match array): the same bookkeeping.
+  it.each(['exec', 'test'] as const)('%ss on short subjects read the clock once their squared lengths add up to CHECK_EVERY_SQUARED_BYTES', (run) => {
     const budget = new TimeBudget(5);
     let execs = 0;
     const err = caught(() =>
       budget.runPhase(1, 0, () => {
         busyMs(10); // the budget is already spent: only a check can notice it
         for (;;) {
-          budget.exec(/x/, 'abcd');
+          budget[run](/x/, 'abcd');
           execs++;
         }
       }, () => undefined),
@@ -80,11 +81,11 @@ describe('TimeBudget', () => {
     expect(execs % (CHECK_EVERY_SQUARED_BYTES / 16)).toBe(CHECK_EVERY_SQUARED_BYTES / 16 - 1);
   });
 
-  it('a watchdog stops one long exec the checks could not interrupt', () => {
+  it.each(['exec', 'test'] as const)('a watchdog stops one long %s the checks could not interrupt', (run) => {
     const budget = new TimeBudget(30);
     expect(slowSubject.length).toBeGreaterThanOrEqual(guardLength(30));
     // longestInput 0: the phase itself is not guarded, so this is the per-exec watchdog.
-    const err = caught(() => budget.runPhase(2, 0, () => { budget.exec(slowRegex, slowSubject); }, () => 941160));
+    const err = caught(() => budget.runPhase(2, 0, () => { budget[run](slowRegex, slowSubject); }, () => 941160));
     expect(err).toBeInstanceOf(EngineBudgetExceeded);
     expect((err as EngineBudgetExceeded).ruleId).toBe(941160);
   });
