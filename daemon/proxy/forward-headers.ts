@@ -1,14 +1,22 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { util } from 'undici';
 
 // Step 9's header rules: hop-by-hop headers (RFC 9110 7.6.1, and any the Connection header
 // names) stay on their hop; the original Host goes to the origin; X-Forwarded-For carries the
 // chain (the incoming one only from a trusted proxy, else just the peer); X-Forwarded-Proto and
 // X-Request-Id are the edge's.
+//
+// Both directions work on flat [name, value, name, value, ...] lists, the shape node's
+// req.rawHeaders has, undici's dispatch takes and res.writeHead accepts: no per-request header
+// objects, and every field goes through as its own line (two Cookie lines stay two lines,
+// the way the WAF engine saw them and the way nginx passes them).
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer',
   'upgrade', 'proxy-authorization', 'proxy-authenticate', 'http2-settings',
   // Not hop-by-hop, but node's server has already answered "100 Continue" to the client.
   'expect']);
+
+/** Request fields the edge writes itself (incoming ones are read, never passed on as they are). */
+const EDGE_OWN = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-request-id']);
 
 export interface ForwardFacts {
   /** Socket peer address (the hop that connected to the edge). */
@@ -16,39 +24,80 @@ export interface ForwardFacts {
   peerTrusted: boolean;
   secure: boolean;
   requestId: string;
+  /** The body goes out as a buffer of this length: the incoming Content-Length is replaced by it. */
+  bufferedLength?: number;
 }
 
-export function originRequestHeaders(incoming: IncomingHttpHeaders, facts: ForwardFacts): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const named = connectionTokens(incoming.connection);
-  for (const name in incoming) {
-    if (HOP_BY_HOP.has(name) || (named && named.has(name))) continue;
-    if (name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'x-request-id') continue;
-    const value = incoming[name];
-    if (value !== undefined) out[name] = value;
+/** req.rawHeaders -> the flat list for the origin request. */
+export function originRequestHeaders(raw: readonly string[], facts: ForwardFacts): string[] {
+  const out: string[] = [];
+  let connection: string | undefined;
+  let xff: string | undefined;
+  let proto: string | undefined;
+  const replaceLength = facts.bufferedLength !== undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower)) {
+      if (lower === 'connection') connection = joined(connection, raw[i + 1]);
+      continue;
+    }
+    if (EDGE_OWN.has(lower)) {
+      // Repeated fields read as node joins them: one comma-separated value.
+      if (lower === 'x-forwarded-for') xff = joined(xff, raw[i + 1]);
+      else if (lower === 'x-forwarded-proto') proto = joined(proto, raw[i + 1]);
+      continue;
+    }
+    if (replaceLength && lower === 'content-length') continue;
+    out.push(name, raw[i + 1]);
   }
-  const xff = incoming['x-forwarded-for'];
-  out['x-forwarded-for'] = facts.peerTrusted && xff ? `${Array.isArray(xff) ? xff.join(', ') : xff}, ${facts.peer}` : facts.peer;
-  const proto = incoming['x-forwarded-proto'];
-  out['x-forwarded-proto'] = facts.peerTrusted && typeof proto === 'string' && /^https?$/.test(proto) ? proto : facts.secure ? 'https' : 'http';
-  out['x-request-id'] = facts.requestId;
-  return out;
+  const named = connectionTokens(connection);
+  const kept = named ? withoutNamed(out, named) : out;
+  kept.push('x-forwarded-for', facts.peerTrusted && xff ? `${xff}, ${facts.peer}` : facts.peer);
+  kept.push('x-forwarded-proto', facts.peerTrusted && (proto === 'http' || proto === 'https') ? proto : facts.secure ? 'https' : 'http');
+  kept.push('x-request-id', facts.requestId);
+  if (replaceLength) kept.push('content-length', String(facts.bufferedLength));
+  return kept;
 }
 
-export function clientResponseHeaders(upstream: Record<string, string | string[] | undefined>, requestId: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const connection = upstream.connection;
-  const named = connectionTokens(Array.isArray(connection) ? connection.join(',') : connection);
-  for (const name in upstream) {
-    if (HOP_BY_HOP.has(name) || (named && named.has(name))) continue;
-    const value = upstream[name];
-    if (value !== undefined) out[name] = value;
+/**
+ * undici's raw response headers (name and value buffers) -> the flat list for res.writeHead,
+ * names in lower case, values byte for byte (latin1), X-Request-Id added unless the origin set one.
+ */
+export function clientResponseHeaders(raw: ReadonlyArray<Buffer | string>, requestId: string): string[] {
+  const out: string[] = [];
+  let connection: string | undefined;
+  let hasRequestId = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    // Interned lower-case strings for well-known names: no allocation for most fields.
+    const name = util.headerNameToString(raw[i]);
+    const v = raw[i + 1];
+    const value = typeof v === 'string' ? v : v.toString('latin1');
+    if (HOP_BY_HOP.has(name)) {
+      if (name === 'connection') connection = joined(connection, value);
+      continue;
+    }
+    if (name === 'x-request-id') hasRequestId = true;
+    out.push(name, value);
   }
-  if (out['x-request-id'] === undefined) out['x-request-id'] = requestId;
-  return out;
+  const named = connectionTokens(connection);
+  const kept = named ? withoutNamed(out, named) : out;
+  if (!hasRequestId) kept.push('x-request-id', requestId);
+  return kept;
 }
 
+function joined(previous: string | undefined, value: string): string {
+  return previous === undefined ? value : `${previous}, ${value}`;
+}
+
+/** Fields the Connection header names (RFC 9110 7.6.1); null for the usual keep-alive/close. */
 function connectionTokens(header: string | undefined): Set<string> | null {
   if (!header || header === 'keep-alive' || header === 'close') return null;
   return new Set(header.toLowerCase().split(',').map((t) => t.trim()).filter(Boolean));
+}
+
+function withoutNamed(flat: string[], named: Set<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flat.length; i += 2) if (!named.has(flat[i].toLowerCase())) out.push(flat[i], flat[i + 1]);
+  return out;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex, Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type { CounterStore } from '../store/counter-store.js';
 import { bufferBody, discardRest, hasBody, resumedBody } from './body-buffer.js';
 import { countryOf } from './checks/geo.js';
@@ -11,7 +12,7 @@ import type { ClientIpResolver } from './client-ip.js';
 import type { EdgeRequest } from './edge-request.js';
 import { accessEntry, blockEvent, ruleEvent } from './edge-events.js';
 import type { EventSink } from './events.js';
-import { clientResponseHeaders, originRequestHeaders } from './forward-headers.js';
+import { originRequestHeaders } from './forward-headers.js';
 import { watchBodyProgress } from './hardening/body-progress.js';
 import { bodyOverLimitEvent, engineErrorEvent } from './hardening/edge-fault-events.js';
 import type { EdgeLimits } from './hardening/edge-limits.js';
@@ -20,6 +21,7 @@ import { protocolRefusal } from './hardening/request-guard.js';
 import { inspectedRequest, siteView } from './inspected-request.js';
 import type { RequestInspector, Verdict } from './inspector.js';
 import type { OriginPools } from './origin-pools.js';
+import { OriginRelay } from './origin-relay.js';
 import { page } from './pages.js';
 import { normalizePath } from './path-prefix.js';
 import type { CheckPipeline } from './pipeline.js';
@@ -46,7 +48,14 @@ export interface HandlerDeps {
   shedder: LoadShedder;
 }
 
-interface RequestState { blocked: boolean; upstreamTimeS?: number }
+interface RequestState {
+  blocked: boolean;
+  upstreamTimeS?: number;
+  /** res has closed (response done, or the client gone). */
+  closed: boolean;
+  /** The origin exchange, once the request is forwarded. */
+  relay: OriginRelay | null;
+}
 
 const UNKNOWN_PEER: IpKey = { v: 4, n: 0, text: '0.0.0.0' };
 /** Seconds a shed client is told to wait: overload passes or persists within seconds. */
@@ -60,7 +69,6 @@ export class RequestHandler {
   /** Entry point for 'request' events; returns nothing, answers through res. */
   handle(req: IncomingMessage, res: ServerResponse, secure: boolean): void {
     if (!this.admit(req, res, null)) return;
-    res.once('close', () => this.deps.shedder.release());
     if (hasBody(req)) {
       watchBodyProgress(req, this.deps.limits.bodyIdleTimeoutMs, () => {
         // The client stopped sending its body: answer 408 if nothing was sent yet, and let go of the socket.
@@ -71,12 +79,17 @@ export class RequestHandler {
     }
     const started = performance.now();
     const ctx = this.context(req, secure, res);
-    if (!ctx) return;
+    if (!ctx) { res.once('close', () => this.deps.shedder.release()); return; }
     // res.socket is detached by the time 'close' fires on keep-alive connections: keep a reference.
     const socket = req.socket;
     const startBytes = socket.bytesWritten;
-    const state: RequestState = { blocked: false, upstreamTimeS: undefined };
+    const state: RequestState = { blocked: false, upstreamTimeS: undefined, closed: false, relay: null };
+    // The one 'close' listener of a request: frees its in-flight slot, stops the origin if the
+    // client left before the response was complete, and writes the access entry.
     res.once('close', () => {
+      state.closed = true;
+      this.deps.shedder.release();
+      state.relay?.clientGone();
       this.deps.sink.access(accessEntry(ctx.edge, {
         status: res.statusCode, bytesSent: socket.bytesWritten - startBytes, blocked: state.blocked,
         requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS,
@@ -112,7 +125,7 @@ export class RequestHandler {
       }
       if (o?.kind === 'interstitial') { rawPage(socket, o); return; }
       const tunnel = () => {
-        const headers = originRequestHeaders(req.headers, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
+        const headers = originRequestHeaders(req.rawHeaders, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
         forwardUpgrade(edge.site, req, headers, socket, head, this.deps.connectTimeoutMs, () => rawPage(socket, page(502, edge.requestId)));
       };
       const { site } = edge;
@@ -250,23 +263,19 @@ export class RequestHandler {
     if (!res.headersSent) sendPage(res, page(500, edge.requestId)); else res.destroy();
   }
 
-  private forward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, body: Buffer | Readable | null, state: { upstreamTimeS?: number }): void {
+  private forward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, body: Buffer | Readable | null, state: RequestState): void {
+    // The client left while the checks or the body read ran: nobody to answer, nothing to forward.
+    if (state.closed) return;
     const { site } = edge;
-    const headers = originRequestHeaders(req.headers, { peer: peer.text, peerTrusted: this.deps.clientIps.isTrusted(peer), secure: edge.secure, requestId: edge.requestId });
-    if (Buffer.isBuffer(body)) { headers['content-length'] = String(body.length); delete headers['transfer-encoding']; }
-    const sentAt = performance.now();
-    this.deps.pools.get(site).stream(
+    const headers = originRequestHeaders(req.rawHeaders, {
+      peer: peer.text, peerTrusted: this.deps.clientIps.isTrusted(peer), secure: edge.secure, requestId: edge.requestId,
+      bufferedLength: Buffer.isBuffer(body) ? body.length : undefined,
+    });
+    const relay = new OriginRelay(res, edge.requestId, state);
+    state.relay = relay;
+    this.deps.pools.get(site).dispatch(
       { path: site.originBasePath + edge.uri, method: edge.method as 'GET', headers, body: body ?? (hasBody(req) ? req : null) },
-      ({ statusCode, headers: up }) => {
-        state.upstreamTimeS = (performance.now() - sentAt) / 1000;
-        res.writeHead(statusCode, clientResponseHeaders(up, edge.requestId));
-        return res;
-      },
-      (err) => {
-        if (!err) return;
-        if (!res.headersSent) sendPage(res, page(isTimeout(err) ? 504 : 502, edge.requestId));
-        else res.destroy();
-      },
+      relay as unknown as Dispatcher.DispatchHandler,
     );
   }
 
@@ -283,9 +292,4 @@ function originForm(target: string): string {
   const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
   if (!m) return target;
   return m[1].startsWith('/') ? m[1] : `/${m[1]}`;
-}
-
-function isTimeout(err: Error): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
 }

@@ -14,7 +14,8 @@ const HALF_OPEN_GRACE_MS = 30_000;
 export function forwardUpgrade(
   site: CompiledSite,
   req: IncomingMessage,
-  headers: Record<string, string | string[]>,
+  /** Flat [name, value, ...] list (forward-headers.ts), hop-by-hop fields already removed. */
+  headers: readonly string[],
   client: Duplex,
   head: Buffer,
   connectTimeoutMs: number,
@@ -31,10 +32,8 @@ export function forwardUpgrade(
     connected = true;
     upstream.setTimeout(0);
     let text = `${req.method} ${site.originBasePath}${req.url} HTTP/1.1\r\n`;
-    const all = { ...headers, connection: 'Upgrade', upgrade: req.headers.upgrade ?? 'websocket' };
-    for (const [name, value] of Object.entries(all)) {
-      for (const v of Array.isArray(value) ? value : [value]) text += `${name}: ${v}\r\n`;
-    }
+    for (let i = 0; i < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
+    text += `connection: Upgrade\r\nupgrade: ${req.headers.upgrade ?? 'websocket'}\r\n`;
     upstream.write(text + '\r\n', 'latin1');
     if (head.length) upstream.write(head);
     upstream.pipe(client);

@@ -1,0 +1,84 @@
+import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { clientResponseHeaders } from './forward-headers.js';
+import { page } from './pages.js';
+import { sendPage } from './respond.js';
+
+// The origin's response, relayed to the client: an undici dispatch handler (the onConnect /
+// onHeaders / onData / onComplete / onError contract of undici's core Request) that writes
+// straight into the ServerResponse. It replaces pool.stream(), whose StreamHandler parses the
+// headers into an object and watches res with stream.finished() (five listeners per request);
+// here status and headers go out in one res.writeHead with a flat list, and the edge's single
+// 'close' listener on res tells the relay when the client has gone (clientGone()).
+//
+// Backpressure: onData returns false when res.write() does, which pauses undici's parser on
+// the origin socket; 'drain' on res resumes it. Failures: before the response head, a 502 page
+// (504 for connect and response-header timeouts); after it, the client connection is cut,
+// the only honest signal left that the body is incomplete.
+
+/** Where the relay records the time to the origin's response head (for the access entry). */
+export interface UpstreamTiming { upstreamTimeS?: number }
+
+type Abort = (err?: Error) => void;
+
+export class OriginRelay {
+  private abortOrigin: Abort | null = null;
+  private resume: (() => void) | null = null;
+  /** The exchange with the origin has ended (completed or failed). */
+  private settled = false;
+  private readonly sentAt = performance.now();
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly requestId: string,
+    private readonly timing: UpstreamTiming,
+  ) {}
+
+  /** The client connection closed: if the origin is still answering, stop it. */
+  clientGone(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.abortOrigin?.(new Error('client closed the connection'));
+  }
+
+  onConnect(abort: Abort): void {
+    // The client may already have left while the request waited for a free origin connection.
+    if (this.settled) abort(new Error('client closed the connection'));
+    else this.abortOrigin = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    // 1xx: node's server has answered 100 Continue itself; other interim responses are not relayed.
+    if (statusCode < 200) return true;
+    this.timing.upstreamTimeS = (performance.now() - this.sentAt) / 1000;
+    this.resume = resume;
+    // A header node refuses to write throws here; undici turns that into onError (502).
+    this.res.writeHead(statusCode, clientResponseHeaders(rawHeaders, this.requestId));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.res.write(chunk)) return true;
+    // undici stops calling onData until resume(): one listener per pause.
+    this.res.once('drain', this.resume!);
+    return false;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.res.end();
+  }
+
+  onError(err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (!this.res.headersSent) sendPage(this.res, page(isTimeout(err) ? 504 : 502, this.requestId));
+    else this.res.destroy();
+  }
+}
+
+function isTimeout(err: Error): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
