@@ -8,7 +8,8 @@
 //                                    [--daemon] [--levels 1,4] [--vary same|fresh|unique|mixed]
 //
 // --daemon: the daemon's rule set (daemon/waf: base settings, CRS with the WordPress exclusions,
-// the cms group) instead of the bench's plain CRS; --levels: paranoia levels to run (default 1,4);
+// the cms group; phases 1-2 only, as the edge runs them) instead of the bench's plain CRS;
+// --levels: paranoia levels to run (default 1,4);
 // --vary: what the requests repeat (request-copies.ts; every configuration gets the same copies).
 // --roots: engine trees to compare (each holds daemon/engine/); the first is the reference of
 // the B/A ratios. Times are CPU microseconds per request (process.cpuUsage); the figure is the
@@ -62,7 +63,8 @@ for (const root of roots) {
       const once = () => {
         const tx = waf.newTransaction(copies[turn++ % copies.length]);
         tx.processRequest();
-        tx.processLogging();
+        // The edge runs phases 1-2 only (daemon/waf/engine-inspector.ts): so does --daemon.
+        if (!daemon) tx.processLogging();
       };
       configs.push({ root, pl, request, name, once, samples: [] });
     }

@@ -6,7 +6,7 @@
 //
 // Arguments: request name (see requests.ts), paranoia level, iterations, optional profile path.
 // Options: --daemon (the daemon's rule set: daemon/waf, CRS with the WordPress exclusions and the
-// cms group), --budget MS (the edge's time budget, default off), --vary same|fresh|unique|mixed (what
+// cms group; and phases 1-2 only, as the edge runs them: no logging phase), --budget MS (the edge's time budget, default off), --vary same|fresh|unique|mixed (what
 // the requests repeat, request-copies.ts: 'unique' makes new values for every request, a stream
 // of copies made ahead of the timed loop; default same).
 import { writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ const once = () => {
   const tx = waf.newTransaction(copies[turn++ % copies.length]);
   if (warm && budgetMs > 0) tx.setTimeBudget(budgetMs);
   tx.processRequest();
-  tx.processLogging();
+  if (!daemon) tx.processLogging();
 };
 for (let i = 0; i < Math.min(2000, iterations); i++) once();
 warm = true;
