@@ -125,7 +125,7 @@ export class RequestHandler {
       }
       if (o?.kind === 'interstitial') { rawPage(socket, o); return; }
       const tunnel = () => {
-        const headers = originRequestHeaders(req.rawHeaders, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
+        const headers = originRequestHeaders(req.headers, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
         forwardUpgrade(edge.site, req, headers, socket, head, this.deps.connectTimeoutMs, () => rawPage(socket, page(502, edge.requestId)));
       };
       const { site } = edge;
@@ -267,7 +267,7 @@ export class RequestHandler {
     // The client left while the checks or the body read ran: nobody to answer, nothing to forward.
     if (state.closed) return;
     const { site } = edge;
-    const headers = originRequestHeaders(req.rawHeaders, {
+    const headers = originRequestHeaders(req.headers, {
       peer: peer.text, peerTrusted: this.deps.clientIps.isTrusted(peer), secure: edge.secure, requestId: edge.requestId,
       bufferedLength: Buffer.isBuffer(body) ? body.length : undefined,
     });
