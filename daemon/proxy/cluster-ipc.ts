@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { CounterHit, CounterStore } from '../store/counter-store.js';
-import { BatchingEventSink, type AccessEntry, type EventSink, type WafEvent } from './events.js';
+import { accessEntriesOf, accessRows, type AccessRow } from './access-rows.js';
+import { BatchingEventSink, type EventSink, type WafEvent } from './events.js';
 
 // With --workers N (node:cluster) the data plane runs in N processes. Two things must stay
 // whole across them:
@@ -13,7 +14,8 @@ import { BatchingEventSink, type AccessEntry, type EventSink, type WafEvent } fr
 //     clients.
 //   - events: a worker batches them (BatchingEventSink) and sends each batch to the primary,
 //     which passes them to the real sink (event store, audit log). A request's events are sent
-//     before its access entry, from one process, so per-request order holds.
+//     before its access entry, from one process, so per-request order holds. Access entries
+//     travel as positional rows (access-rows.ts): one crosses the channel per request.
 
 const HIT = 'wafctl:counter-hit';
 const HIT_REPLY = 'wafctl:counter-reply';
@@ -21,7 +23,7 @@ const EVENTS = 'wafctl:events';
 
 interface HitMessage { type: typeof HIT; id: number; key: string; windowMs: number; now: number }
 interface HitReply { type: typeof HIT_REPLY; id: number; count: number; resetAt: number }
-interface EventsMessage { type: typeof EVENTS; waf: WafEvent[]; access: AccessEntry[] }
+interface EventsMessage { type: typeof EVENTS; waf: WafEvent[]; access: AccessRow[] }
 
 type Channel = Pick<NodeJS.Process, 'send' | 'on'>;
 
@@ -52,7 +54,7 @@ export class IpcCounterStore implements CounterStore {
 export function ipcEventSink(channel: Channel = process, maxDelayMs = 100): BatchingEventSink {
   return new BatchingEventSink({
     writeWaf: (waf) => { channel.send!({ type: EVENTS, waf, access: [] } satisfies EventsMessage); },
-    writeAccess: (access) => { channel.send!({ type: EVENTS, waf: [], access } satisfies EventsMessage); },
+    writeAccess: (access) => { channel.send!({ type: EVENTS, waf: [], access: accessRows(access) } satisfies EventsMessage); },
   }, { maxDelayMs, maxBatch: 1000 });
 }
 
@@ -67,7 +69,7 @@ export function serveWorker(worker: Worker, counters: CounterStore, sink: EventS
       if (hit instanceof Promise) hit.then(reply, () => {}); else reply(hit);
     } else if (m?.type === EVENTS) {
       for (const e of m.waf) sink.waf(e);
-      for (const e of m.access) sink.access(e);
+      for (const e of accessEntriesOf(m.access)) sink.access(e);
     }
   });
 }
