@@ -37,6 +37,8 @@ import { TimeBudget } from './budget/time-budget.js';
 import { longestInput } from './budget/longest-input.js';
 import { TransactionMisses } from './rules/transaction-misses.js';
 
+/** A MATCHED_VARS cell: reused from rule to rule (recordMatch). */
+type MutableMatchedValue = { -readonly [K in keyof MatchedValue]: MatchedValue[K] };
 
 const CAPTURE_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
@@ -68,7 +70,7 @@ export class Transaction implements ActionContext {
    *  for the transaction: a new array per matching rule cost ~190 bytes of garbage each (a first
    *  push gives an empty array 17 slots), ~15 KB per proxied GET (~75 rules match, most of them
    *  the paranoia-level skips). */
-  private readonly matchedList: MatchedValue[] = [];
+  private readonly matchedList: MutableMatchedValue[] = [];
   private matchedCount = 0;
   readonly uniqueId: string;
   readonly startedAt = Date.now();
@@ -277,15 +279,23 @@ export class Transaction implements ActionContext {
 
   /** A skip gate's match (rules/skip-gates.ts): MATCHED_VAR(S) only, the rest of onMatch is a no-op for it. */
   recordMatch(name: string, value: string): void {
-    this.matchedVar = { name, value };
-    this.matchedList[this.matchedCount++] = this.matchedVar;
+    // The list's cells are reused from rule to rule (an object per match was ~3 KB of garbage per
+    // GET). Safe because everything that reads them copies the strings out (MATCHED_VARS entries,
+    // describeMatch, macros), and MATCHED_VAR is always the cell written last.
+    let cell = this.matchedList[this.matchedCount];
+    if (cell === undefined) {
+      cell = { name, value };
+      this.matchedList[this.matchedCount] = cell;
+    } else {
+      cell.name = name;
+      cell.value = value;
+    }
+    this.matchedCount++;
+    this.matchedVar = cell;
   }
 
   onMatch(rule: Rule, starter: Rule, name: string, value: string): void {
-    if (rule.operator !== undefined) {
-      this.matchedVar = { name, value };
-      this.matchedList[this.matchedCount++] = this.matchedVar;
-    }
+    if (rule.operator !== undefined) this.recordMatch(name, value);
     for (const effect of rule.effects) effect(this);
     if (rule.chained) return;
     const disruptive = effectiveDisruptive(starter);
@@ -334,9 +344,11 @@ export class Transaction implements ActionContext {
 
   // ---- VariableContext / ActionContext ------------------------------------------------
 
-  /** MATCHED_VARS: a copy, read by few rules (the list is overwritten by the next rule's matches). */
+  /** MATCHED_VARS, read by few rules: copies (the cells are rewritten by the next rule's matches). */
   get matchedVars(): readonly MatchedValue[] {
-    return this.matchedList.slice(0, this.matchedCount);
+    const out: MatchedValue[] = [];
+    for (let i = 0; i < this.matchedCount; i++) out.push({ name: this.matchedList[i].name, value: this.matchedList[i].value });
+    return out;
   }
 
   get rule(): RuleFacts | undefined {
