@@ -62,8 +62,9 @@ export class Transaction implements ActionContext {
   responseHeaders: KeyedList = EMPTY_LIST;
   responseBody: string | undefined;
   readonly tx = new MutableCollection('TX');
-  readonly geo = new MutableCollection('GEO');
-  readonly env = new MutableCollection('ENV');
+  // GEO and ENV are made on first use: few transactions touch them.
+  private geoCollection: MutableCollection | undefined;
+  private envCollection: MutableCollection | undefined;
   private readonly opened = new Map<string, MutableCollection>();
   matchedVar: MatchedValue | undefined;
   /** The current rule's matches (MATCHED_VARS) are the first `matchedCount` cells of one list kept
@@ -217,6 +218,14 @@ export class Transaction implements ActionContext {
     this.interruption = null;
     this.runPhase(5);
     this.interruption = saved;
+  }
+
+  get geo(): MutableCollection {
+    return (this.geoCollection ??= new MutableCollection('GEO'));
+  }
+
+  get env(): MutableCollection {
+    return (this.envCollection ??= new MutableCollection('ENV'));
   }
 
   // ---- state the evaluator uses -------------------------------------------------------

@@ -49,13 +49,23 @@ export const SHARE_FROM = 16;
 function entriesOf(pairs: ReadonlyArray<readonly [string, string]>): VarEntry[] {
   if (pairs.length < SHARE_FROM) return pairs.map(([key, value]) => new VarEntry(key, value));
   const leaders = new Map<string, VarEntry>();
-  return pairs.map(([key, value]) => {
-    const leader = leaders.get(value);
-    if (leader !== undefined) return new VarEntry(key, value, leader);
-    const entry = new VarEntry(key, value);
-    leaders.set(value, entry);
-    return entry;
-  });
+  return pairs.map(([key, value]) => sharing(leaders, key, value));
+}
+
+/** The *_NAMES entries of `entries` (each value its name), built without a list of pairs. */
+function nameEntriesOf(entries: readonly VarEntry[]): VarEntry[] {
+  if (entries.length < SHARE_FROM) return entries.map((e) => new VarEntry(e.key, e.key));
+  const leaders = new Map<string, VarEntry>();
+  return entries.map((e) => sharing(leaders, e.key, e.key));
+}
+
+/** A new entry whose leader is the first one made with the same value. */
+function sharing(leaders: Map<string, VarEntry>, key: string, value: string): VarEntry {
+  const leader = leaders.get(value);
+  if (leader !== undefined) return new VarEntry(key, value, leader);
+  const entry = new VarEntry(key, value);
+  leaders.set(value, entry);
+  return entry;
 }
 
 const EMPTY: readonly VarEntry[] = [];
@@ -86,7 +96,7 @@ export class KeyedList {
 
   /** The *_NAMES view: each entry's value is its name. */
   names(): KeyedList {
-    this.namesList ??= new KeyedList(entriesOf(this.entries.map((e) => [e.key, e.key])));
+    this.namesList ??= new KeyedList(nameEntriesOf(this.entries));
     return this.namesList;
   }
 
