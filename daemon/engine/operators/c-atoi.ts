@@ -12,11 +12,18 @@ export function atoi(text: string): number {
   let negative = false;
   if (text[i] === '+' || text[i] === '-') negative = text[i++] === '-';
   const start = i;
-  while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+  // Up to 9 digits fit a small integer exactly: summed as they are read, no substring (the
+  // numeric operators read counts and scores such as "0" and "5" on every rule of a request).
+  let small = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    if (i - start < 9) small = small * 10 + (c - 0x30);
+    i++;
+  }
   if (i === start) return 0;
-  const digits = text.slice(start, i);
-  if (digits.length <= 9) return negative ? -Number(digits) : Number(digits);
-  let value = BigInt(digits);
+  if (i - start <= 9) return negative ? 0 - small : small; // 0 - 0 is +0, as C has no -0 int
+  let value = BigInt(text.slice(start, i));
   if (negative) value = -value;
   if (value > LONG_MAX) value = LONG_MAX;
   if (value < LONG_MIN) value = LONG_MIN;

@@ -6,6 +6,7 @@ import { operators } from '../../../../daemon/engine/operators/index.js';
 import { fakeRuntime } from './fake-runtime.js';
 import { memoPerTransaction } from '../../../../daemon/engine/operators/transaction-memo.js';
 import { IpSet } from '../../../../daemon/engine/operators/ip-set.js';
+import { atoi } from '../../../../daemon/engine/operators/c-atoi.js';
 
 const ctx = { file: 'test.conf', line: 1, ruleDir: join(dirname(fileURLToPath(import.meta.url)), 'fixtures') };
 const compile = (name: string, param: string) => operators.get(name)!(param, ctx);
@@ -262,5 +263,17 @@ describe('IpSet answers kept per input (operators/ip-set.ts)', () => {
     expect(set.has('11.1.2.3')).toBe(false);
     set.add('11.0.0.0/8');
     expect(set.has('11.1.2.3')).toBe(true);
+  });
+});
+
+describe('atoi (operators/c-atoi.ts), as glibc: (int) strtol(s, NULL, 10)', () => {
+  it.each([
+    ['', 0], ['abc', 0], ['0', 0], ['5', 5], ['  42', 42], [' \t\n5', 5], ['+7', 7], ['-7', -7], ['-0', 0],
+    ['007', 7], ['12abc', 12], ['123456789', 123456789], ['-123456789', -123456789],
+    // Ten digits and more: strtol's long, then the int cast keeps the low 32 bits.
+    ['1234567890', 1234567890], ['2147483648', -2147483648], ['99999999999', 1215752191],
+    ['9223372036854775808', -1], ['-9223372036854775809', 0],
+  ])('%j -> %d', (text, expected) => {
+    expect(atoi(text)).toBe(expected);
   });
 });
