@@ -1,24 +1,35 @@
-// A bounded memo of a string function, for per-match work whose inputs repeat: a setvar such
+// A bounded memo of a function of a string, for per-match work whose inputs repeat: a setvar such
 // as CRS 921170's `tx.paramcounter_%{MATCHED_VAR_NAME}=+1` runs once per argument (387 times
 // for an 8 KB JSON body with 8 distinct names). Answering from the memo returns the same string
 // object each time, whose hash V8 keeps, so the TX lookups that follow cost no re-hashing
-// either. Inputs are request data: the memo is bounded in entries and in key length.
-const MAX_ENTRIES = 256;
-const MAX_INPUT_LENGTH = 256;
+// either. Also the answers of pure tests whose inputs come back request after request (a
+// `/regex/` key selector, @ipMatch on REMOTE_ADDR). Inputs are request data: the memo is bounded
+// in entries (it starts over when full) and in input length (longer inputs are computed).
+export interface StringMemoLimits {
+  entries: number;
+  inputLength: number;
+}
 
-export class StringMemo {
-  private readonly results = new Map<string, string>();
+const DEFAULT_LIMITS: StringMemoLimits = { entries: 256, inputLength: 256 };
 
-  constructor(private readonly compute: (input: string) => string) {}
+export class StringMemo<T = string> {
+  private readonly results = new Map<string, T>();
 
-  get(input: string): string {
-    if (input.length > MAX_INPUT_LENGTH) return this.compute(input);
+  constructor(private readonly compute: (input: string) => T, private readonly limits: StringMemoLimits = DEFAULT_LIMITS) {}
+
+  get(input: string): T {
+    if (input.length > this.limits.inputLength) return this.compute(input);
     let result = this.results.get(input);
     if (result === undefined) {
-      if (this.results.size >= MAX_ENTRIES) this.results.clear();
+      if (this.results.size >= this.limits.entries) this.results.clear();
       result = this.compute(input);
       this.results.set(input, result);
     }
     return result;
+  }
+
+  /** Forgets every answer (what `compute` answers has changed). */
+  clear(): void {
+    this.results.clear();
   }
 }

@@ -2,18 +2,18 @@
 // Inputs are matched only when they are a literal address of the right family (inet_pton rules:
 // IPv4 must be four decimal parts), as ModSecurity's radix-tree lookup requires.
 import ipaddr from 'ipaddr.js';
+import { StringMemo } from '../macros/string-memo.js';
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** Answers kept per set: CRS's 905110 asks about REMOTE_ADDR on every request, and clients come
  *  back; parsing the text with ipaddr.js is most of a lookup. Bounded (inputs are request data). */
-const MAX_ANSWERS = 4096;
-const MAX_INPUT_LENGTH = 64;
+const ANSWER_LIMITS = { entries: 4096, inputLength: 64 };
 
 export class IpSet {
   private readonly v4: Cidr[] = [];
   private readonly v6: Cidr[] = [];
-  private readonly answers = new Map<string, boolean>();
+  private readonly answers = new StringMemo((input) => this.lookup(input), ANSWER_LIMITS);
 
   /** Adds "a.b.c.d", "a.b.c.d/n", an IPv6 address or "v6/n"; throws on anything else. */
   add(entry: string): void {
@@ -41,14 +41,7 @@ export class IpSet {
   }
 
   has(input: string): boolean {
-    if (input.length > MAX_INPUT_LENGTH) return this.lookup(input);
-    let answer = this.answers.get(input);
-    if (answer === undefined) {
-      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
-      answer = this.lookup(input);
-      this.answers.set(input, answer);
-    }
-    return answer;
+    return this.answers.get(input);
   }
 
   private lookup(input: string): boolean {

@@ -4,8 +4,9 @@
 // one request to the next. A lookup of a name seen before costs a third of a regex test. Bounded:
 // keys are request data for ARGS:/regex/ and the like. An anchored literal (`^header_name_`)
 // needs no memo: a case-insensitive prefix compare is cheaper still.
-const MAX_ENTRIES = 1024;
-const MAX_KEY_LENGTH = 128;
+import { StringMemo } from '../macros/string-memo.js';
+
+const LIMITS = { entries: 1024, inputLength: 128 };
 
 export type KeyTest = (key: string) => boolean;
 
@@ -15,17 +16,8 @@ const ANCHORED_LITERAL = /^\^([A-Za-z0-9_-]+)$/;
 export function memoizedKeyTest(re: RegExp): KeyTest {
   const literal = ANCHORED_LITERAL.exec(re.source);
   if (literal !== null) return prefixTest(literal[1].toLowerCase());
-  const answers = new Map<string, boolean>();
-  return (key) => {
-    if (key.length > MAX_KEY_LENGTH) return re.test(key);
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      if (answers.size >= MAX_ENTRIES) answers.clear();
-      answer = re.test(key);
-      answers.set(key, answer);
-    }
-    return answer;
-  };
+  const answers = new StringMemo((key) => re.test(key), LIMITS);
+  return (key) => answers.get(key);
 }
 
 /** A case-insensitive startsWith: cheaper than a lookup, and most names differ at the first char. */
