@@ -33,11 +33,15 @@ export interface OpenedFeed {
   /** The response's validators, kept for the next conditional refresh (URL sources only). */
   etag: string | null;
   lastModified: string | null;
+  /** Gives the source up unread (an import that failed before or while reading it). */
+  cancel(): Promise<void>;
 }
 
 export async function openFeed(input: FeedSourceInput, opts: FeedSourceOptions = {}): Promise<OpenedFeed> {
   if (input instanceof Readable) {
-    return { stream: input, source: opts.label ?? 'stream', kind: 'stream', apiHint: 'unknown', feedHint: null, etag: null, lastModified: null };
+    // The caller owns a Readable (an upload): it decides what becomes of the rest.
+    const cancel = async (): Promise<void> => undefined;
+    return { stream: input, source: opts.label ?? 'stream', kind: 'stream', apiHint: 'unknown', feedHint: null, etag: null, lastModified: null, cancel };
   }
   if (input instanceof URL || /^https?:\/\//i.test(input)) return openUrl(new URL(input), opts);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
@@ -54,14 +58,16 @@ async function openFile(path: string): Promise<OpenedFeed> {
     if (err instanceof VulnDbError) throw err;
     throw new VulnDbError('invalid_source', `cannot read the feed file ${path}: ${(err as Error).message}`);
   }
+  // 64 KiB reads: few records in flight at once, so parsed records die young (cheap to collect).
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   return {
-    // 64 KiB reads: few records in flight at once, so parsed records die young (cheap to collect).
-    stream: createReadStream(path, { highWaterMark: 64 * 1024 }),
+    stream,
     source: path,
     kind: 'file',
     ...hintsFromPath(path),
     etag: null,
     lastModified: null,
+    cancel: async () => void stream.destroy(),
   };
 }
 
@@ -90,8 +96,10 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
     const hint = response.status === 401 || response.status === 403 ? ' (the v3 feed needs an API key)' : '';
     throw new VulnDbError('fetch_failed', `fetching ${label} answered HTTP ${response.status}${hint}`);
   }
+  const body = new FetchBodyBytes(response.body);
   return {
-    stream: webBytes(response.body),
+    stream: body,
+    cancel: () => body.cancel(),
     source: label,
     kind: 'url',
     ...hintsFromPath(url.pathname),
@@ -101,11 +109,39 @@ async function openUrl(url: URL, opts: FeedSourceOptions): Promise<OpenedFeed> {
 }
 
 /**
- * Iterates a fetch body as Buffers. (Readable.fromWeb re-throws a mid-body socket error as an
- * uncaught exception besides rejecting the reader; direct iteration only rejects.)
+ * A fetch body read as Buffers. The reader is taken at once, not at the first read: undici
+ * cancels a body nobody has started reading when its Response object is garbage collected, and
+ * only the body is kept here, with file-system steps awaited before the importer's first read.
+ * (Before, a collection in that gap turned a real download into "the feed is empty".) Reading
+ * with the reader directly also keeps a mid-body socket error a rejection: Readable.fromWeb
+ * re-throws it as an uncaught exception besides.
  */
-async function* webBytes(body: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
-  for await (const chunk of body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+class FetchBodyBytes implements AsyncIterable<Buffer> {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private finished = false;
+
+  constructor(body: ReadableStream<Uint8Array>) {
+    this.reader = body.getReader();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    try {
+      while (!this.finished) {
+        const { done, value } = await this.reader.read();
+        if (done) break;
+        yield Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      }
+      this.finished = true;
+    } finally {
+      // A reader that stops early (a malformed feed) gives the rest of the download up.
+      if (!this.finished) await this.cancel();
+    }
+  }
+
+  async cancel(): Promise<void> {
+    this.finished = true;
+    await this.reader.cancel().catch(() => undefined);
+  }
 }
 
 /** The variant as the Wordfence API paths spell it: `/api/intelligence/v3/vulnerabilities/production`. */

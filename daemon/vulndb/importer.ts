@@ -42,7 +42,10 @@ export const SKIP_SAMPLE_SIZE = 20;
 
 export async function buildGeneration(dbDir: string, feed: OpenedFeed, opts: ImportOptions = {}): Promise<BuiltGeneration> {
   const started = performance.now();
-  const importDir = await createImportDir(dbDir);
+  const importDir = await createImportDir(dbDir).catch(async (err: unknown) => {
+    await feed.cancel();
+    throw err;
+  });
   let writer: GenerationWriter | null = null;
   try {
     writer = await GenerationWriter.create(importDir);
@@ -103,6 +106,7 @@ export async function buildGeneration(dbDir: string, feed: OpenedFeed, opts: Imp
     await writeFileSynced(join(importDir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
     return { importDir, meta, skippedSample };
   } catch (err) {
+    await feed.cancel();
     await writer?.abandon();
     await rm(importDir, { recursive: true, force: true });
     throw asVulnDbError(err, feed.kind);
