@@ -4,7 +4,9 @@
 # Each round starts the real daemon (2 workers, daemon-edge.sh) from A's then B's build, warms it 2 s with
 # wrk -t2 -c50, measures for [seconds], and prints req/s and the daemon's CPU (primary + workers) per request.
 # AB_PORT (default 28240; +1 TLS, +2 API) and AB_DIR (default /tmp/ab-edge) keep two users apart.
-# SKIP_BUILD=1 reuses the last builds. Needs origin-nginx (started if missing) from the anchors.
+# SKIP_BUILD=1 reuses the last builds. A_NODE_FLAGS / B_NODE_FLAGS give one side node or V8 flags (they reach the
+# workers through execArgv), e.g. A_REF=HEAD B_NODE_FLAGS=--single-threaded-gc to measure a flag alone.
+# Needs origin-nginx (started if missing) from the anchors.
 set -euo pipefail
 ROUNDS=${1:-4} DUR=${2:-6} MIX=${3:-get} WAFM=${4:-on}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd); HERE=$REPO/bench/proxy; ANCHORS=/work/shared/anchors/proxy
@@ -23,7 +25,8 @@ TCK=$(getconf CLK_TCK)
 for r in $(seq $ROUNDS); do
   for side in A B; do
     WORK=$DIR/$side
-    start_daemon_edge edge-ab $PORT $WAFM 2>/dev/null
+    flags_var=${side}_NODE_FLAGS
+    start_daemon_edge edge-ab $PORT $WAFM ${!flags_var:-} 2>/dev/null
     PID=$(cat $WORK/pids/edge-ab.pid); PIDS="$PID $(pgrep -P $PID | tr '\n' ' ')"
     wrk -t2 -c50 -d2s -s "$LUA" http://127.0.0.1:$PORT/ >/dev/null
     t0=$(ticks $PIDS)
