@@ -8,7 +8,8 @@
 // Options: --daemon (the daemon's rule set: daemon/waf, CRS with the WordPress exclusions and the
 // cms group; and phases 1-2 only, as the edge runs them: no logging phase), --budget MS (the edge's time budget, default off), --vary same|fresh|unique|mixed (what
 // the requests repeat, request-copies.ts: 'unique' makes new values for every request, a stream
-// of copies made ahead of the timed loop; default same).
+// of copies made ahead of the timed loop; default same), --alloc N (instead of a CPU profile: V8's
+// sampling heap profiler, garbage included, and the N call sites that allocate the most bytes per request).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadCrs } from '../../daemon/engine/waf.js';
@@ -24,7 +25,8 @@ const daemon = argv.includes('--daemon');
 const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const budgetMs = Number(option('--budget', '0'));
 const vary = option('--vary', 'same') as CopyMode;
-const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--budget' && argv[i - 1] !== '--vary');
+const allocTop = Number(option('--alloc', '0'));
+const positional = argv.filter((a, i) => !a.startsWith('--') && !['--budget', '--vary', '--alloc'].includes(argv[i - 1]));
 const [name = 'benign GET', plText = '1', iterationsText = '20000', profilePath] = positional;
 const request = benchRequests[name];
 if (request === undefined) {
@@ -49,8 +51,13 @@ for (let i = 0; i < Math.min(2000, iterations); i++) once();
 warm = true;
 if (vary === 'unique' || vary === 'mixed') copies = requestCopies(request, vary, iterations);
 turn = 0;
-const session = profilePath === undefined ? undefined : new Session();
-if (session !== undefined) {
+const session = profilePath === undefined && allocTop === 0 ? undefined : new Session();
+if (allocTop > 0) {
+  session!.connect();
+  await session!.post('HeapProfiler.enable');
+  // Every 512 bytes on average, and the objects a scavenge or a full collection took since: the garbage.
+  await session!.post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+} else if (session !== undefined) {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
@@ -59,8 +66,35 @@ if (session !== undefined) {
 const c0 = process.cpuUsage();
 for (let i = 0; i < iterations; i++) once();
 const c = process.cpuUsage(c0);
-if (session !== undefined && profilePath !== undefined) {
+if (allocTop > 0) {
+  const { profile } = await session!.post('HeapProfiler.stopSampling');
+  printAllocationSites(profile.head, iterations, allocTop);
+} else if (session !== undefined && profilePath !== undefined) {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(profilePath, JSON.stringify(profile));
 }
 console.log(`${name} PL${plText}${daemon ? ' (daemon rule set)' : ''}${vary === 'same' ? '' : ` (${vary} values)`}${budgetMs > 0 ? ` (budget ${budgetMs} ms)` : ''}: ${((c.user + c.system) / iterations).toFixed(1)} us CPU per request (mean of ${iterations})`);
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** The call sites (function and line) with the most bytes sampled, per request. */
+function printAllocationSites(head: AllocationNode, requests: number, top: number): void {
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const walk = (node: AllocationNode): void => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(daemon|node_modules)\//, '$1/')}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(walk);
+  };
+  walk(head);
+  console.log(`allocated: ${(total / requests / 1024).toFixed(1)} KB per request (sampled)`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`${(bytes / requests).toFixed(0).padStart(7)} B  ${site}`);
+  }
+}
