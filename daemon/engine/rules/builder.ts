@@ -16,7 +16,7 @@ import { finishTargets } from './target-slots.js';
 import { isSkipGate } from './skip-gates.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
-import { assignMissGroups } from './miss-groups.js';
+import { assignMissGroups, assignMissRuns } from './miss-groups.js';
 import { MissSummaries } from './miss-summaries.js';
 import { assignRxGates } from './rx-gates.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
@@ -162,6 +162,7 @@ export class RuleSetBuilder {
         rule.skipAfterIndex = index;
       }
       for (const rule of list) rule.skipGate = isSkipGate(rule);
+      assignMissRuns(list);
     }
     void where;
     return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };

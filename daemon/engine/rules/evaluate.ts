@@ -237,10 +237,18 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
   let i = 0;
   while (i < rules.length) {
     const rule = rules[i];
-    // Every value the rule reads is known to miss it (miss-groups.ts): as if evaluated, no match.
-    if (rule.missGroup >= 0 && tx.misses.groupKnown(rule, tx, slotEntries)) {
-      i++;
-      continue;
+    // Every value the rule reads is known to miss it (miss-groups.ts): as if evaluated, no
+    // match; so for the whole run of its group's rules that follow it, when all of them are.
+    if (rule.missGroup >= 0) {
+      const known = tx.misses.groupWordOf(rule, tx, slotEntries);
+      if ((known & rule.missRunMask) === rule.missRunMask) {
+        i = rule.missRunEnd;
+        continue;
+      }
+      if ((known & (1 << (rule.missBit & 31))) !== 0) {
+        i++;
+        continue;
+      }
     }
     if (tx.removesRules && tx.isRemoved(rule)) {
       i++;

@@ -41,6 +41,10 @@ export class Rule {
   /** The rule's group of target slots, when it may be skipped as known to miss on every value it
    *  reads (rules/miss-groups.ts), or -1. */
   missGroup = -1;
+  /** In its phase's list: the index after the run of rules from this one that share its miss
+   *  group and its miss bit's word, and their bits (rules/miss-groups.ts, assignMissRuns). */
+  missRunEnd = -1;
+  missRunMask = 0;
   /** Byte classes of which a value needs one for the operator to match (rules/byte-gate.ts);
    *  both 0 = no gate. */
   gateLo = 0;

@@ -48,15 +48,14 @@ export class TransactionMisses {
     cell.misses![cell.missRow + word] |= mask;
   }
 
-  /** The rule (of a miss group) is known to miss on every value of every slot it reads (the
-   *  phase's lists, of which a rule's own entries are a subset), by the bits known when its
-   *  word was first asked for in this phase. */
-  groupKnown<T>(rule: Rule, owner: T, fill: SlotEntries<T>): boolean {
+  /** The word of the rule's group bits (of a miss group; bit set: known to miss on every value
+   *  of every slot the rule reads, the phase's lists, of which a rule's own entries are a
+   *  subset), as known when the word was first asked for in this phase. */
+  groupWordOf<T>(rule: Rule, owner: T, fill: SlotEntries<T>): number {
     const s = this.summaries;
     const word = rule.missBit >> 5;
     const at = rule.missGroup * s.words + word;
-    const bits = s.groupStamp[at] === this.stamp ? s.groupBits[at] : this.groupWord(rule.missGroup, word, at, owner, fill);
-    return (bits & (1 << (rule.missBit & 31))) !== 0;
+    return s.groupStamp[at] === this.stamp ? s.groupBits[at] : this.groupWord(rule.missGroup, word, at, owner, fill);
   }
 
   /** Gives the value its bits: the memo's row (one lookup per distinct value and transaction),

@@ -13,6 +13,8 @@ import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.j
 import { testRegistries } from '../helpers/test-registries.js';
 import { request } from '../helpers/request.js';
 import { counting } from '../helpers/counting-operator.js';
+import { assignMissRuns } from '../../../../daemon/engine/rules/miss-groups.js';
+import type { Rule } from '../../../../daemon/engine/rules/rule.js';
 
 const ADMIT_AT_ONCE: MissMemoLimits = { ...DEFAULT_MISS_MEMO_LIMITS, sightings: 0 };
 
@@ -193,6 +195,44 @@ SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries
     a.processRequestBody();
     expect(b.matches.map((m) => m.id)).toEqual([]);
     expect(a.matches.map((m) => m.id)).toEqual([1, 2]);
+  });
+
+  it('a run of rules over the same slots is skipped at once only when every rule of it is known to miss', () => {
+    const { calls, registries } = counting();
+    const waf = load(`SecRule ARGS "@counted zzz" "id:11,phase:1,pass,log"
+SecRule ARGS "@counted hello" "id:12,phase:1,pass,log"
+SecRule ARGS "@counted qqq" "id:13,phase:1,pass,log"
+SecRule REQUEST_COOKIES|ARGS "@counted zzz" "id:14,phase:1,pass,log"`, registries);
+    const judge = (uri: string) => {
+      const t = waf.newTransaction(withCookie(uri, 's=abc'));
+      t.processRequest();
+      return t.matches.map((m) => m.id);
+    };
+    expect(judge('/?a=hello')).toEqual([12]);
+    calls.length = 0;
+    // 11 and 13 are known to miss "hello", 12 matched it (never remembered): the run 11-13 is not
+    // skipped whole; 11 and 13 are skipped one by one, 12 runs; 14 (other slots) is known too.
+    expect(judge('/?a=hello')).toEqual([12]);
+    expect(calls).toEqual(['hello']);
+    judge('/?a=fine');
+    calls.length = 0;
+    expect(judge('/?a=fine')).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it('runs (assignMissRuns) are consecutive rules of one group whose bits share a word', () => {
+    const rule = (missGroup: number, missBit: number) => ({ missGroup, missBit, missRunEnd: -1, missRunMask: 0 }) as unknown as Rule;
+    // Bits 30, 31 | 32 (the next word) | no group | group 1 | group 0 again.
+    const list = [rule(0, 30), rule(0, 31), rule(0, 32), rule(-1, -1), rule(1, 33), rule(0, 34)];
+    assignMissRuns(list);
+    expect(list.map((r) => [r.missRunEnd, r.missRunMask])).toEqual([
+      [2, (1 << 30) | (1 << 31)],
+      [2, 1 << 31],
+      [3, 1 << 0],
+      [4, 0],
+      [5, 1 << 1],
+      [6, 1 << 2],
+    ]);
   });
 
   it('are skipped when their slots are empty, and still match a new value that matches', () => {
