@@ -76,23 +76,26 @@ if (allocTop > 0) {
 console.log(`${name} PL${plText}${daemon ? ' (daemon rule set)' : ''}${vary === 'same' ? '' : ` (${vary} values)`}${budgetMs > 0 ? ` (budget ${budgetMs} ms)` : ''}: ${((c.user + c.system) / iterations).toFixed(1)} us CPU per request (mean of ${iterations})`);
 
 interface AllocationNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   selfSize: number;
   children: AllocationNode[];
 }
 
-/** The call sites (function and line) with the most bytes sampled, per request. */
+/** The call sites (function, line and column) with the most bytes sampled, per request. */
 function printAllocationSites(head: AllocationNode, requests: number, top: number): void {
   const bySite = new Map<string, number>();
   let total = 0;
-  const walk = (node: AllocationNode): void => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(daemon|node_modules)\//, '$1/')}:${lineNumber + 1}`;
+  // Line and column (tsx puts a module's code on few lines); a built-in (Map's set, Array's push:
+  // no url) is named with its JS caller, "set < store ...".
+  const walk = (node: AllocationNode, caller: string): void => {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const here = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(daemon|node_modules)\//, '$1/')}:${lineNumber + 1}:${columnNumber + 1}`;
+    const site = url === '' && caller !== '' ? `${functionName} < ${caller}` : here;
     bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
     total += node.selfSize;
-    node.children.forEach(walk);
+    for (const child of node.children) walk(child, url === '' ? caller : here);
   };
-  walk(head);
+  walk(head, '');
   console.log(`allocated: ${(total / requests / 1024).toFixed(1)} KB per request (sampled)`);
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top)) {
     console.log(`${(bytes / requests).toFixed(0).padStart(7)} B  ${site}`);
