@@ -162,7 +162,10 @@ export class Transaction implements ActionContext {
     }
     this.phase = phase;
     this.allowedPhase = false;
-    const rules = this.host.ruleSet.phases[phase];
+    const ruleSet = this.host.ruleSet;
+    // Phase 1 starts where its folded leading rules would have left TX (rules/init-fold.ts).
+    if (phase === 1 && ruleSet.initFold !== undefined) this.tx.loadTemplate(ruleSet.initFold.template);
+    const rules = ruleSet.phases[phase];
     if (this.budget === undefined) evaluatePhase(this, rules);
     else this.budget.runPhase(phase, longestInput(this, phase), () => evaluatePhase(this, rules), () => this.currentStarter?.id, clock);
     return this.interruption;

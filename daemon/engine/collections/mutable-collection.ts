@@ -18,6 +18,15 @@ interface StoredVar {
   view: readonly VarEntry[] | undefined;
 }
 
+/** A variable of a template (exportVars / loadTemplate): its lower-cased name, name as set, value and
+ *  name slot (-1: none). */
+export interface TemplateVar {
+  readonly lower: string;
+  readonly key: string;
+  readonly value: string;
+  readonly slot: number;
+}
+
 const EMPTY: readonly VarEntry[] = [];
 const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
@@ -103,6 +112,30 @@ export class MutableCollection {
       this.digitNames |= digitBit(lower);
       const index = slot === -2 ? existingNameSlot(lower) : slot;
       if (index >= 0) this.slots[index] = created;
+    }
+    this.snapshot = undefined;
+  }
+
+  /** The variables, in order, as a template (none may carry an expiry). */
+  exportVars(): TemplateVar[] {
+    const out: TemplateVar[] = [];
+    for (const [lower, v] of this.vars) {
+      if (v.expiresAt !== 0) throw new Error(`${this.name}:${v.key} expires: not a template`);
+      out.push({ lower, key: v.key, value: v.value, slot: existingNameSlot(lower) });
+    }
+    return out;
+  }
+
+  /** Fills an empty collection from a template (rules/init-fold.ts: TX at the start of phase 1). */
+  loadTemplate(template: readonly TemplateVar[]): void {
+    if (this.vars.size !== 0) throw new Error(`${this.name} is not empty`);
+    if (this.slotsFor !== nameSlotCount) this.renumber();
+    for (let i = 0; i < template.length; i++) {
+      const t = template[i];
+      const created: StoredVar = { key: t.key, value: t.value, expiresAt: 0, view: undefined };
+      this.vars.set(t.lower, created);
+      if (t.slot >= 0) this.slots[t.slot] = created;
+      this.digitNames |= digitBit(t.lower);
     }
     this.snapshot = undefined;
   }

@@ -15,6 +15,7 @@ export function applyActions(rule: Rule, list: readonly ActionText[], ctx: Actio
     if (action.param === 'none' && param !== undefined) {
       throw new SecLangError(ctx.location, `action "${name}" takes no parameter`);
     }
+    rule.actionTexts.push({ name, param });
     try {
       action.apply(rule, param, ctx);
     } catch (err) {

@@ -19,6 +19,7 @@ import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
 import { assignMissGroups, assignMissRuns } from './miss-groups.js';
 import { MissSummaries } from './miss-summaries.js';
 import { assignRxGates } from './rx-gates.js';
+import { foldInitRules } from './init-fold.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 export interface Registries {
@@ -152,6 +153,13 @@ export class RuleSetBuilder {
       if (rule.disruptive?.kind === 'block') rule.blockAs = this.defaults.get(rule.phase)?.disruptive ?? { kind: 'pass' };
       if (rule.log === undefined) rule.log = true;
     }
+    const ruleSet: RuleSet = { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };
+    // Before the skip indexes and miss runs, which are positions in the lists.
+    const folding = foldInitRules(ruleSet, this.rules);
+    if (folding !== undefined) {
+      phases[1] = folding.rules;
+      ruleSet.initFold = folding.fold;
+    }
     for (const list of phases) {
       for (const rule of list) {
         if (rule.skipAfter === undefined) continue;
@@ -165,6 +173,6 @@ export class RuleSetBuilder {
       assignMissRuns(list);
     }
     void where;
-    return { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };
+    return ruleSet;
   }
 }

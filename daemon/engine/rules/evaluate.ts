@@ -226,6 +226,12 @@ function evaluateChain(tx: Transaction, starter: Rule): boolean {
   return true;
 }
 
+/** Evaluates one chain starter with its chain, as the phase loop does (without skips); for load-time
+ *  analyses (rules/init-fold.ts). */
+export function evaluateStarter(tx: Transaction, starter: Rule): boolean {
+  return starter.skipGate ? skipGateMatches(tx, starter) : evaluateChain(tx, starter);
+}
+
 /** The disruptive action that applies when `starter` matched. */
 export function effectiveDisruptive(starter: Rule): Disruptive {
   const d = starter.disruptive ?? PASS;

@@ -4,6 +4,7 @@ import type { Rule } from './rule.js';
 import type { EngineMode } from '../actions/context.js';
 import type { MissMemo } from './miss-memo.js';
 import type { MissSummaries } from './miss-summaries.js';
+import type { InitFold } from './init-fold.js';
 import type { CompiledTarget } from '../variables/targets.js';
 
 export interface EngineSettings {
@@ -71,4 +72,7 @@ export interface RuleSet {
   readonly missSummaries: MissSummaries;
   /** Operator misses by value, kept across this set's transactions (rules/miss-memo.ts). */
   readonly missMemo: MissMemo;
+  /** Phase 1's leading constant rules, run once at load: TX as they leave it, which phase 1 starts
+   *  from instead of running them (rules/init-fold.ts); undefined when nothing folded. */
+  initFold?: InitFold;
 }

@@ -6,6 +6,7 @@ import type { OperatorEvaluate } from '../operators/types.js';
 import type { TransformStep } from './transform-chain.js';
 import type { Effect } from './effect.js';
 import type { SourceLocation } from '../seclang/errors.js';
+import type { ActionText } from './action-list.js';
 
 export type Phase = 1 | 2 | 3 | 4 | 5;
 
@@ -96,6 +97,9 @@ export class Rule {
   /** For `block`: the phase's SecDefaultAction disruptive action, resolved at load. */
   blockAs: Disruptive | undefined;
   skipAfter: string | undefined;
+  /** Every action applied to the rule (the phase's defaults included), as written: what the load-time
+   *  analyses read (rules/init-fold.ts); the evaluator never does. */
+  actionTexts: ActionText[] = [];
   /** The first rule of the chain this rule belongs to (itself for a chain starter). */
   chainStarter: Rule = this;
 
