@@ -134,7 +134,7 @@ access_bytes() { cat "$WORK/$1"/events/access-*.jsonl 2>/dev/null | wc -c; }
 edge_latency() { # name bytes_before mix -> {"edge_p50_us":..,"edge_p99_us":..,"edge_entries":..} or {}
   local name="$1" before="$2" mix="$3" filter
   case "$mix" in get) filter='.method == "GET" and (.uri | test("spring-garden"))';; post) filter='.method == "POST"';; *) filter='(.uri | test("id=1"))';; esac
-  sleep 1   # worker batches (100 ms) -> primary -> group commit
+  sleep 1   # worker batches (10 ms) -> primary -> group commit
   # (fromjson? skips a line cut in half by the byte offset, should a write have been under way)
   cat "$WORK/$name"/events/access-*.jsonl | tail -c +"$((before + 1))" | jq -Rc "fromjson? | select($filter) | .request_time | numbers" | jq -cs "sort |
     if length == 0 then {} else {edge_entries: length, edge_p50_us: (.[(length * 0.5 | floor)] * 1e6 | round),

@@ -52,9 +52,9 @@ export class IpcCounterStore implements CounterStore {
 
 /** Worker side: events batched, then shipped to the primary. Small batches sent soon (10 ms, 200
  *  entries): a queued access entry otherwise outlives two of the worker's scavenges (one every
- *  ~25 ms at 8k requests/s) and is promoted to the old generation, so every scavenge copied
- *  ~200 KB more (A/B in bench/proxy/README.md: 88.7 -> 87.0 µs a GET). The IPC messages this
- *  adds (~100/s per busy worker) cost less than that. */
+ *  ~25 ms at 8k requests/s) and was promoted to the old generation: 205 KB promoted a scavenge
+ *  against 87 KB now (A/B in bench/proxy/README.md: 88.7 -> 87.0 µs a GET). The IPC messages
+ *  this adds (~100/s per busy worker) cost less than that. */
 export function ipcEventSink(channel: Channel = process, maxDelayMs = 10): BatchingEventSink {
   return new BatchingEventSink({
     writeWaf: (waf) => { channel.send!({ type: EVENTS, waf, access: [] } satisfies EventsMessage); },
