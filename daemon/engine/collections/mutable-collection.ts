@@ -126,7 +126,10 @@ export class MutableCollection {
     return out;
   }
 
-  /** Fills an empty collection from a template (rules/init-fold.ts: TX at the start of phase 1). */
+  /** Fills an empty collection from a template (rules/init-fold.ts: TX at the start of phase 1).
+   *  The slots are those of the template's rule set, taken when it was built: every name its rules
+   *  read by slot had one by then (a slot numbered later, for another rule set, is only read by
+   *  that set's rules). */
   loadTemplate(template: readonly TemplateVar[]): void {
     if (this.vars.size !== 0) throw new Error(`${this.name} is not empty`);
     if (this.slotsFor !== nameSlotCount) this.renumber();

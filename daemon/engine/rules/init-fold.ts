@@ -45,7 +45,7 @@ export interface InitFold {
   folded: number;
 }
 
-/** A setvar on TX with a constant name whose value reads TX only (and no other setvar). */
+/** A setvar (or `!` unset) of a TX variable by constant name, whose value's macros read TX only. */
 function isTxOnlySetvar(param: string | undefined): boolean {
   if (param === undefined) return false;
   const text = param.trim().replace(/^!/, '');
