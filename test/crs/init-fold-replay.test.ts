@@ -6,14 +6,12 @@
 // cms group) at paranoia 1 and 4.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
-import { parseRawHttpRequest } from '../../daemon/engine/request/raw-http.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
 import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
 import { crsInstalled, loadCiWaf } from './ci-waf.js';
-import { loadSuite } from './conformance.js';
-import { buildFtwRequest } from './ftw-request.js';
+import { corpusRequests } from './corpus-requests.js';
 
 function outcome(waf: Waf, request: EngineRequest): string {
   const tx = waf.newTransaction(request);
@@ -45,14 +43,9 @@ const ruleSets: Array<[string, () => Waf, number]> = [
 ];
 
 describe.skipIf(!crsInstalled())('phase 1 init folding over the CRS regression corpus', () => {
-  const requests: EngineRequest[] = [];
+  let requests: EngineRequest[] = [];
   beforeAll(() => {
-    for (const test of loadSuite()) {
-      for (const stage of test.stages) {
-        const parsed = parseRawHttpRequest(buildFtwRequest(stage.input));
-        if (parsed !== undefined) requests.push(parsed.request);
-      }
-    }
+    requests = corpusRequests();
   });
 
   for (const [name, load, folds] of ruleSets) {

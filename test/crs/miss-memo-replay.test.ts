@@ -8,13 +8,11 @@
 // matches with the same variables and data.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
-import { parseRawHttpRequest } from '../../daemon/engine/request/raw-http.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import { DEFAULT_MISS_MEMO_LIMITS } from '../../daemon/engine/rules/miss-memo.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import { crsInstalled, loadCiWaf } from './ci-waf.js';
-import { loadSuite } from './conformance.js';
-import { buildFtwRequest } from './ftw-request.js';
+import { corpusRequests } from './corpus-requests.js';
 
 function verdict(waf: Waf, request: EngineRequest): string {
   const tx = waf.newTransaction(request);
@@ -25,14 +23,9 @@ function verdict(waf: Waf, request: EngineRequest): string {
 }
 
 describe.skipIf(!crsInstalled())('miss memo over the CRS regression corpus', () => {
-  const requests: EngineRequest[] = [];
+  let requests: EngineRequest[] = [];
   beforeAll(() => {
-    for (const test of loadSuite()) {
-      for (const stage of test.stages) {
-        const parsed = parseRawHttpRequest(buildFtwRequest(stage.input));
-        if (parsed !== undefined) requests.push(parsed.request);
-      }
-    }
+    requests = corpusRequests();
   });
 
   it('gives every request the verdict it gets without the memo', () => {
