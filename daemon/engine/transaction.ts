@@ -33,7 +33,7 @@ import { ParsedBody, NO_BODY } from './request/parsed-body.js';
 import { readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
-import { TimeBudget } from './budget/time-budget.js';
+import { TimeBudget, type PhaseStart } from './budget/time-budget.js';
 import { longestInput } from './budget/longest-input.js';
 import { TransactionMisses } from './rules/transaction-misses.js';
 
@@ -104,7 +104,7 @@ export class Transaction implements ActionContext {
   private readonly exclusionResults: Array<readonly VarEntry[]>;
   private readonly runtime: OperatorRuntime & { capturing: boolean };
   phase = 0;
-  /** Wall-clock budget for evaluating the rules (budget/time-budget.ts); none by default. */
+  /** CPU-time budget for evaluating the rules (budget/time-budget.ts); none by default. */
   private budget: TimeBudget | undefined;
 
   constructor(private readonly host: TransactionHost, request: EngineRequest) {
@@ -150,7 +150,7 @@ export class Transaction implements ActionContext {
 
   // ---- phases -------------------------------------------------------------------------
 
-  private runPhase(phase: number, clock?: number): Interruption | null {
+  private runPhase(phase: number, clock?: PhaseStart): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
     if (phase <= this.allowedUntil && phase !== 5) return null;
     if (phase !== this.slotPhase) {
@@ -171,10 +171,11 @@ export class Transaction implements ActionContext {
     return this.interruption;
   }
 
-  /** Limits the wall time of rule evaluation over all phases to `ms` (0: no limit). Past it, the
-   *  phase throws EngineBudgetExceeded and the transaction is finished. */
-  setTimeBudget(ms: number): void {
-    this.budget = ms > 0 ? new TimeBudget(ms) : undefined;
+  /** Limits the CPU time of rule evaluation (and body parsing) over all phases to `ms` (0: no
+   *  limit). Past it, the phase throws EngineBudgetExceeded and the transaction is finished.
+   *  `stretchAtLeast`: wall ms its watchdogs allow per ms of CPU, at least (budget/time-budget.ts). */
+  setTimeBudget(ms: number, stretchAtLeast = 1): void {
+    this.budget = ms > 0 ? new TimeBudget(ms, undefined, stretchAtLeast) : undefined;
     this.runtime.budget = this.budget;
   }
 

@@ -14,7 +14,8 @@ import { accessEntry, blockEvent, ruleEvent } from './edge-events.js';
 import type { EventSink } from './events.js';
 import { originRequestHeaders } from './forward-headers.js';
 import { watchBodyProgress } from './hardening/body-progress.js';
-import { bodyOverLimitEvent, engineErrorEvent } from './hardening/edge-fault-events.js';
+import { bodyOverLimitEvent } from './hardening/edge-fault-events.js';
+import { engineFailure, reportEngineFailure } from './hardening/engine-failure.js';
 import type { EdgeLimits } from './hardening/edge-limits.js';
 import type { LoadShedder } from './hardening/load-shedder.js';
 import { protocolRefusal } from './hardening/request-guard.js';
@@ -139,10 +140,12 @@ export class RequestHandler {
         if (answer === 'drop') drop(socket); else rawPage(socket, answer);
       };
       const failed = (err: unknown) => {
-        console.error(`edge: WAF engine failed on upgrade request ${edge.requestId}:`, err);
-        const closed = site.waf.onError === 'closed';
-        this.deps.sink.waf(engineErrorEvent(edge, closed));
-        if (closed) rawPage(socket, page(500, edge.requestId)); else tunnel();
+        const failure = engineFailure(edge, err);
+        reportEngineFailure(edge.requestId, failure, err);
+        this.deps.sink.waf(failure.event);
+        if (failure.kind === 'forward') { tunnel(); return; }
+        const answer = failure.kind === 'error' ? page(500, edge.requestId) : siteBlockPage(site.blockResponse, edge.requestId);
+        if (answer === 'drop') drop(socket); else rawPage(socket, answer);
       };
       try {
         const verdict = this.deps.inspector.inspect(inspectedRequest(edge, req, siteView(site), null));
@@ -253,14 +256,18 @@ export class RequestHandler {
     res.setHeader('connection', 'close');
   }
 
-  /** The engine threw or its promise failed: the site's waf.onError decides (fail-closed by default). */
+  /** The engine gave no verdict: a request over the time budget is refused like a block; another
+   *  failure is the site's waf.onError's (fail-closed by default). See hardening/engine-failure.ts. */
   private engineFailed(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, forwardBody: Buffer | Readable | null, state: RequestState, err: unknown): void {
-    console.error(`edge: WAF engine failed on request ${edge.requestId}:`, err);
-    const closed = edge.site.waf.onError === 'closed';
-    this.deps.sink.waf(engineErrorEvent(edge, closed));
-    if (!closed) { this.forward(edge, peer, req, res, forwardBody, state); return; }
+    const failure = engineFailure(edge, err);
+    reportEngineFailure(edge.requestId, failure, err);
+    this.deps.sink.waf(failure.event);
+    if (failure.kind === 'forward') { this.forward(edge, peer, req, res, forwardBody, state); return; }
     state.blocked = true;
-    if (!res.headersSent) sendPage(res, page(500, edge.requestId)); else res.destroy();
+    if (res.headersSent) { res.destroy(); return; }
+    if (failure.kind === 'error') { sendPage(res, page(500, edge.requestId)); return; }
+    const answer = siteBlockPage(edge.site.blockResponse, edge.requestId);
+    if (answer === 'drop') { res.statusCode = DROPPED_STATUS; drop(req.socket); } else sendPage(res, answer);
   }
 
   private forward(edge: EdgeRequest, peer: IpKey, req: IncomingMessage, res: ServerResponse, body: Buffer | Readable | null, state: RequestState): void {

@@ -1,4 +1,5 @@
 import type { Waf } from '../engine/waf.js';
+import { EngineBudgetExceeded } from '../engine/budget/time-budget.js';
 import type { InspectedRequest, RequestInspector, RuleMatch, Verdict } from '../proxy/inspector.js';
 import type { Severity } from '../proxy/events.js';
 import type { RuleGroups } from './rule-groups.js';
@@ -8,15 +9,15 @@ import type { RuleGroups } from './rule-groups.js';
 // detect mode is inspected the same way and never blocked. Rule counters are the TX variables
 // `wafctl_counter_<name>` a rule set (see proxy/inspector.ts). Each site runs the rule set of its
 // own settings (snapshot `waf.rules`, handed over as `request.site.rules`). With a time budget,
-// a request the engine cannot finish in time throws EngineBudgetExceeded (engine/budget/), which
-// the edge handles as any engine failure: the site's waf.onError (fail-closed by default).
+// a request the engine cannot finish within that much CPU time throws EngineBudgetExceeded
+// (engine/budget/), which the edge refuses like a block (proxy/hardening/engine-failure.ts).
 
 const COUNTER_PREFIX = 'wafctl_counter_';
 const CMS_FIRST_ID = 200000;
 const CMS_LAST_ID = 200999;
 
 export interface EngineInspectorOptions {
-  /** Wall-clock ms per request for the rules (the daemon's --waf-time-budget-ms); 0 or absent: none. */
+  /** CPU ms per request for the rules (the daemon's --waf-time-budget-ms); 0 or absent: none. */
   timeBudgetMs?: number;
 }
 
@@ -33,7 +34,25 @@ function wafFor(groups: RuleGroups, site: InspectedRequest['site']): Waf {
   return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
 
+/** How far a request's watchdogs stretch at most when it runs again (1, 2, 4, 8: three reruns). */
+const MAX_RERUN_STRETCH = 8;
+
 function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict | null {
+  // A phase watchdog stops by wall time; when it stopped a request that still had CPU time left, the
+  // worker was waiting for a core, and the verdict must not depend on that (DESIGN.md rule 12): the
+  // request runs again from the start with watchdogs twice as long. Rules are a function of the
+  // request, so the rerun judges it as the first run would have; only persistent collections
+  // (initcol, unused by CRS at its defaults) would see the stopped run's updates too.
+  for (let stretch = 1; ; stretch *= 2) {
+    try {
+      return inspectOnce(waf, request, budgetMs, stretch);
+    } catch (err) {
+      if (!(err instanceof EngineBudgetExceeded && err.stoppedWaiting && stretch < MAX_RERUN_STRETCH)) throw err;
+    }
+  }
+}
+
+function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stretch: number): Verdict | null {
   const tx = waf.newTransaction({
     remoteAddr: request.clientAddr,
     remotePort: request.clientPort,
@@ -45,7 +64,7 @@ function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict
     headers: engineHeaders(request.headers),
     body: request.body ?? undefined,
   });
-  if (budgetMs > 0) tx.setTimeBudget(budgetMs);
+  if (budgetMs > 0) tx.setTimeBudget(budgetMs, stretch);
   const interruption = tx.processRequest();
   const matches: RuleMatch[] = [];
   for (const match of tx.matches) {
