@@ -66,7 +66,10 @@ export function startDaemonInBackground(argv: readonly string[], opts: LaunchOpt
       else if (message?.type === 'error') finish({ ok: false, reason: message.message });
     });
     child.on('error', (error) => finish({ ok: false, reason: `cannot start the daemon: ${error.message}` }));
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': node may report the exit before it has read the last message on the IPC
+    // channel (seen under load: a daemon that said why it could not start was reported as having
+    // exited before it was ready). 'close' comes once stderr and the channel are both drained.
+    child.on('close', (code, signal) => {
       finish({ ok: false, reason: crashReason(stderr) ?? `the daemon exited (${signal ?? `code ${code}`}) before it was ready` });
     });
   });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -121,20 +121,28 @@ describe('the daemon as a real process', { timeout: 90_000 }, () => {
     await writeFile(join(dir, 'file'), '');
     expect(await harness.start(join(dir, 'file', 'data'))).toMatchObject({ ok: false, reason: expect.stringMatching(/data dir .*file\/data cannot be created: a parent path is not a directory/) });
 
-    // Permissions do not stop root, so run the daemon as nobody against a root-owned 0700 dir.
+    // Permissions do not stop root: it has CAP_DAC_OVERRIDE. So as root the daemon runs with that
+    // capability (and DAC_READ_SEARCH) dropped from its bounding set by util-linux's setpriv: still
+    // uid 0, so it reads this checkout wherever the clone is (as `nobody` it could not read one in
+    // a 0700 dir, and the test hung), but a 0500 dir is now read-only to it as to anyone else.
     const locked = join(dir, 'locked');
-    await mkdir(locked, { mode: 0o700 });
-    const asNobody = process.getuid?.() === 0;
-    if (asNobody) await chmod(dir, 0o711); // nobody may pass through the temp dir, not write in `locked`
-    else await chmod(locked, 0o500);
-    const child = spawn(process.execPath, [daemonEntry(), '--data-dir', locked, ...FREE_PORTS], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      ...(asNobody ? { uid: 65534, gid: 65534 } : {}),
-    });
-    const [message] = await once(child, 'message') as [{ type: string; message: string }];
-    const [code] = await once(child, 'exit');
-    expect(message).toEqual({ type: 'error', message: `data dir ${locked} is not writable: permission denied` });
-    expect(code).toBe(1);
+    await mkdir(locked, { mode: 0o500 });
+    const daemonArgs = [daemonEntry(), '--data-dir', locked, ...FREE_PORTS];
+    const asRoot = process.getuid?.() === 0;
+    const child = asRoot
+      ? spawn('setpriv', ['--bounding-set=-dac_override,-dac_read_search', process.execPath, ...daemonArgs], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+      : spawn(process.execPath, daemonArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const messages: unknown[] = [];
+    child.on('message', (message) => messages.push(message));
+    let stderr = '';
+    child.stderr!.on('data', (text: Buffer) => { stderr += text.toString(); });
+    // 'close' comes after the last message and the exit, whatever their order (no wait can hang).
+    const ended = await Promise.race([
+      once(child, 'close').then(([code]) => ({ code })),
+      once(child, 'error').then(([error]) => ({ error: `cannot run ${asRoot ? 'setpriv (util-linux)' : 'node'}: ${(error as Error).message}` })),
+    ]);
+    expect(ended, stderr).toEqual({ code: 1 });
+    expect(messages).toEqual([{ type: 'error', message: `data dir ${locked} is not writable: permission denied` }]);
   });
 
   it('stops cleanly on SIGTERM (socket and pid file removed) and a restart keeps the data', async () => {

@@ -27,7 +27,7 @@ describe('a request over the engine time budget', () => {
   let edge: RunningEdge;
   beforeAll(async () => {
     origin = await startRecordingOrigin();
-    const waf = (extra: object) => ({ waf: { mode: 'on', paranoia: 1, ...extra } });
+    const waf = (extra: { mode?: 'on' | 'detect'; onError?: 'open' }) => ({ waf: { mode: 'on' as const, paranoia: 1, ...extra } });
     edge = await startEdge([
       { id: 1, domain: 'closed.test', origin: origin.url },
       { id: 2, domain: 'open.test', origin: origin.url, ...waf({ onError: 'open' }) },
