@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/engine/time-budget-ab.ts [--pl 1] [--rounds 30] [--budget-ms 40]
 // "over budget" counts benign requests that ran out of the budget (CPU time of the thread, so it
-// should stay 0 however loaded the box is: run it beside `bench/engine/busy-loops.sh` to see).
+// should stay 0 however loaded the box is: run it beside `scripts/busy-loops.sh` to see).
 import { loadavg } from 'node:os';
 import { loadCrs } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# One busy loop pinned on each core, for SECONDS (default 600), then they stop by themselves: the
+# "loaded box" that the test suite (issue 18) and the engine's time budget (issue 19) must not
+# notice. Usage: scripts/busy-loops.sh [SECONDS] & npm test; wait
+set -euo pipefail
+seconds=${1:-600}
+cores=$(nproc)
+for ((core = 0; core < cores; core++)); do
+  taskset -c "$core" timeout "$seconds" sh -c 'while :; do :; done' &
+done
+wait || true
