@@ -8,6 +8,7 @@ import { z } from 'zod';
 // - IPv4 only as four decimal parts without leading zeros (not 0x7f.1, 010.0.0.1, 1.2.3), also
 //   inside IPv6 (ipaddr.js reads ::ffff:010.0.0.1 as 8.0.0.1);
 // - no zone id (fe80::1%eth0 names an interface, not an address);
+// - not ::1.2.3.4 (deprecated IPv4-compatible: ipaddr.js and RFC 4291 disagree on what it is);
 // - the prefix in decimal without leading zeros, 0-32 (IPv4) or 0-128 (IPv6);
 // - no host bits (10.1.2.3/8: the network or the one address? the caller says which).
 // Canonical form (DESIGN.md section 5): IPv4 dotted quad, IPv6 RFC 5952 lower case, CIDR as
@@ -23,6 +24,7 @@ export type IpRange =
 export type IpRangeResult = { readonly ok: true; readonly range: IpRange } | { readonly ok: false; readonly reason: string };
 
 const DECIMAL = /^(?:0|[1-9][0-9]{0,2})$/;
+const COMPATIBLE = /^::[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/;
 const MAPPED_HIGH = 0xffffn << 32n; // ::ffff:0:0, the IPv4-mapped block (its top 96 bits)
 
 /** An address or CIDR entry, canonical, or the reason it is refused (a phrase fit for an API message). */
@@ -35,6 +37,11 @@ export function parseIpRange(input: string): IpRangeResult {
   const prefixText = slash === -1 ? null : text.slice(slash + 1);
   const isV6 = addressText.includes(':');
   if (isV6 && addressText.includes('%')) return fail('has a zone id (%...): a rule names addresses, not interfaces');
+  if (isV6 && COMPATIBLE.test(addressText)) {
+    // RFC 4291's deprecated IPv4-compatible form: ipaddr.js reads it as mapped, the edge's client
+    // parser (and RFC 4291) as ::102:304. Ambiguous in a rule: the caller writes which one.
+    return fail('is the deprecated IPv4-compatible form (::a.b.c.d): write the IPv4 address, or ::ffff:a.b.c.d');
+  }
   const address = isV6 ? strictV6(addressText) : strictV4(addressText);
   if (address === null) {
     return fail(isV6 ? 'is not an IPv6 address' : 'is not an IPv4 address (four decimal numbers 0-255 without leading zeros) or an IPv6 address');
@@ -47,18 +54,21 @@ export function parseIpRange(input: string): IpRangeResult {
     }
     bits = Number(prefixText);
   }
-  const hostBits = BigInt(maxBits - bits);
-  const value = isV6 ? v6Value(address as ipaddr.IPv6) : BigInt(v4Value(address as ipaddr.IPv4));
-  const network = (value >> hostBits) << hostBits;
-  if (network !== value) {
-    const net = isV6 ? v6Text(network) : v4Text(Number(network));
-    return fail(`has host bits set: the network is ${net}/${bits}, one address is written without a prefix`);
-  }
+  let v: 4 | 6 = isV6 ? 6 : 4;
+  let value = isV6 ? v6Value(address as ipaddr.IPv6) : BigInt(v4Value(address as ipaddr.IPv4));
   if (isV6 && bits >= 96 && value >> 32n === 0xffffn) {
     // IPv4-mapped: the same clients as the IPv4 entry (a mapped range below /96 has host bits set).
-    return ok(4, Number(value - MAPPED_HIGH), bits - 96, prefixText !== null);
+    v = 4;
+    value -= MAPPED_HIGH;
+    bits -= 96;
   }
-  return isV6 ? ok(6, value, bits, prefixText !== null) : ok(4, Number(value), bits, prefixText !== null);
+  const hostBits = BigInt((v === 4 ? 32 : 128) - bits);
+  const network = (value >> hostBits) << hostBits;
+  if (network !== value) {
+    const net = v === 6 ? v6Text(network) : v4Text(Number(network));
+    return fail(`has host bits set: the network is ${net}/${bits}, one address is written without a prefix`);
+  }
+  return v === 6 ? ok(6, value, bits, prefixText !== null) : ok(4, Number(value), bits, prefixText !== null);
 }
 
 /** Canonical `addr` or `net/prefix`, or null when parseIpRange refuses the text. */
