@@ -173,8 +173,21 @@ describe('the API and the edge share one IP parser', () => {
 });
 
 describe('one site that does not compile', () => {
+  it('an entry an older version stored (the review: ::ffff:a00:0/104) no longer stops the start: it is the IPv4 range', async () => {
+    await restartWith(['::ffff:7f00:0/104']); // 127.0.0.0/8, so the loopback client is blocked
+    expect(await get(BROKEN)).toBe(403);
+    expect(await get(GOOD)).toBe(200);
+    expect((await api(BROKEN, 'GET', '/ip-rules')).body.data.blacklist.map((r: { ip: string }) => r.ip)).toEqual(['::ffff:7f00:0/104']);
+    // The API finds it by its canonical form.
+    const again = await api(BROKEN, 'POST', '/ip-rules/whitelist', { ip: '127.0.0.0/8' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already in the blacklist/);
+    expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: '127.0.0.0/8', type: 'blacklist' })).status).toBe(200);
+    await eventually(async () => (await get(BROKEN)) === 200, 'the entry is gone at the edge');
+  });
+
   it('at start: the daemon starts, that site answers 503 and forwards nothing, the other serves and updates; the API repairs it', async () => {
-    const mark = await restartWith(['10.1.2.3/8', 'fe80::1%eth0']);
+    const mark = await restartWith(['10.1.2.3/8', 'fe80::1%eth0', '1.2.3.4/33']);
     expect(await get(GOOD)).toBe(200);
     expect(await get(BROKEN)).toBe(503);
     expect(originSaw).toEqual([GOOD]);
@@ -191,6 +204,7 @@ describe('one site that does not compile', () => {
     // Its bad entries are removed through the API by their exact text; then it serves.
     expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: '10.1.2.3/8', type: 'blacklist' })).status).toBe(200);
     expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: 'fe80::1%eth0', type: 'blacklist' })).status).toBe(200);
+    expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: '1.2.3.4/33', type: 'blacklist' })).status).toBe(200);
     await eventually(async () => (await get(BROKEN)) === 200, 'the repaired site serves');
     expect(originSaw.at(-1)).toBe(BROKEN);
   });
@@ -218,7 +232,7 @@ describe('one site that does not compile', () => {
   });
 
   it('with several workers: the daemon starts, every worker answers the same, last good kept at run time', async () => {
-    const mark = await restartWith(['2001:db8::1/32'], 2);
+    const mark = await restartWith(['2001:db8::1/32', 'not an address'], 2);
     // Fresh connections each time: whichever worker takes one answers the same.
     for (let i = 0; i < 6; i++) {
       expect(await get(GOOD)).toBe(200);
@@ -228,6 +242,7 @@ describe('one site that does not compile', () => {
     expect((await daemonLog()).slice(mark)).toMatch(/broken\.example\.test\) configuration not applied, it is served unavailable.*2001:db8::1\/32/);
     // Repaired, then broken again at run time: the workers keep the repaired rules.
     expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: '2001:db8::1/32', type: 'blacklist' })).status).toBe(200);
+    expect((await api(BROKEN, 'DELETE', '/ip-rules', { ip: 'not an address', type: 'blacklist' })).status).toBe(200);
     expect((await api(BROKEN, 'POST', '/ip-rules/blacklist', { ip: '127.0.0.1' })).status).toBe(201);
     await eventually(async () => (await get(BROKEN)) === 403, 'repaired site applies its blacklist');
     await editConfig((sites) => {
