@@ -4,7 +4,8 @@
 
 import { IpcCounterStore, ipcEventSink } from '../proxy/cluster-ipc.js';
 import { Edge } from '../proxy/edge.js';
-import { buildEdgeSnapshot } from '../proxy/snapshot.js';
+import { buildEdgeSnapshot, type EdgeSnapshot } from '../proxy/snapshot.js';
+import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { createEngineInspector } from '../waf/engine-inspector.js';
 import { findCrs, RuleGroups } from '../waf/rule-groups.js';
 import {
@@ -39,7 +40,9 @@ process.on('message', (message: ToWorker) => {
     void start(message);
   } else if (message?.type === SNAPSHOT && edge) {
     try {
-      edge.setSnapshot(buildEdgeSnapshot(message.input));
+      const next = buildEdgeSnapshot(message.input, { previous: edge.snapshot });
+      reportProblems(next);
+      edge.setSnapshot(next);
     } catch (error) {
       send({ type: LOG, level: 'error', message: `new configuration not applied, the previous one stays: ${(error as Error).message}` });
     }
@@ -52,8 +55,11 @@ send({ type: READY });
 
 async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<void> {
   try {
+    // Isolated per site: a site that does not compile is served unavailable, the worker still starts.
+    const first = buildEdgeSnapshot(init.input, { previous: null });
+    reportProblems(first);
     edge = new Edge({
-      snapshot: buildEdgeSnapshot(init.input),
+      snapshot: first,
       sink,
       counters: new IpcCounterStore(),
       trustedProxies: init.trustedProxies,
@@ -81,6 +87,10 @@ async function stop(drainMs: number): Promise<void> {
   reportLoad(); // the last counts, drain included; sent before STOPPED on the same channel
   await sink.flush();
   send({ type: STOPPED }, () => process.exit(0));
+}
+
+function reportProblems(snapshot: EdgeSnapshot): void {
+  for (const problem of snapshot.problems) send({ type: LOG, level: 'error', message: describeSiteProblem(problem) });
 }
 
 /** Sends the shedder's counts when they changed since the last report (an idle worker stays quiet). */

@@ -6,6 +6,8 @@ import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import { serveWorker } from '../proxy/cluster-ipc.js';
 import type { EventSink } from '../proxy/events.js';
 import { edgeConfigFromSites } from '../proxy/from-config.js';
+import { LastGoodInputs } from '../proxy/last-good-inputs.js';
+import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { EdgeLoadTotals } from '../proxy/hardening/edge-load-totals.js';
 import type { CounterStore } from '../store/counter-store.js';
 import {
@@ -38,9 +40,19 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
     const load = new EdgeLoadTotals();
     let stopping = false;
     let init: Omit<InitMessage, 'input'> | null = null;
-    const current = () => edgeConfigFromSites(store.snapshot().sites);
+    // Sites are isolated here, once for all workers (last-good-inputs.ts): each worker gets a config
+    // whose every site compiles, the same for all of them and for a respawned one.
+    const inputs = new LastGoodInputs();
+    const select = () => {
+      const { config, problems } = inputs.select(edgeConfigFromSites(store.snapshot().sites));
+      for (const problem of problems) logger.error(describeSiteProblem(problem));
+      return config;
+    };
+    let selected = select();
+    const current = () => selected;
 
     const unsubscribe = store.onChange(() => {
+      selected = select();
       const message: ToWorker = { type: SNAPSHOT, input: current() };
       for (const worker of workers) if (worker.isConnected()) worker.send(message);
     });

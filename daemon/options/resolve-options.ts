@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataPaths, defaultDataDir } from '../../shared/paths.js';
-import { canonicalIpOrCidr } from '../../shared/schemas/ip.js';
+import { parseIpRange } from '../../shared/schemas/ip.js';
 import { OPTION_ROWS, type DaemonOptions, type OptionKind, type OptionRow } from './option-table.js';
 
 // argv, environment and <data>/daemon.json into one DaemonOptions: flags > env > file > defaults.
@@ -119,9 +119,11 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       // Flags repeat, the variable is comma-separated, daemon.json holds an array.
       const items = Array.isArray(value) ? value : String(value).split(',');
       return items.map((item) => {
-        const canonical = typeof item === 'string' ? canonicalIpOrCidr(item.trim()) : null;
-        if (canonical === null) throw new OptionsError(`${where}: ${JSON.stringify(item)} is not an IP address or CIDR range`);
-        return canonical;
+        const parsed = typeof item === 'string' ? parseIpRange(item) : null;
+        if (parsed === null || !parsed.ok) {
+          throw new OptionsError(`${where}: ${JSON.stringify(item)} is not an IP address or CIDR range${parsed ? ` (${parsed.reason})` : ''}`);
+        }
+        return parsed.range.text;
       });
     }
     case 'host': {

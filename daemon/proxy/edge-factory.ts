@@ -7,11 +7,16 @@ import { BatchingEventSink, DISCARD_EVENTS, type EventSink } from './events.js';
 import { edgeConfigFromSites } from './from-config.js';
 import { edgeLoadOf } from './hardening/edge-load-totals.js';
 import type { RequestInspector } from './inspector.js';
-import { buildEdgeSnapshot } from './snapshot.js';
+import { buildEdgeSnapshot, type EdgeSnapshot } from './snapshot.js';
+import { LastGoodInputs } from './last-good-inputs.js';
+import type { StoredSite } from '../../shared/schemas/site.js';
+import { describeSiteProblem } from './site-fallback.js';
 
 // The real edge for app.ts (replacing edge-placeholder.ts): one process, snapshots rebuilt from
-// the config store on every change (a config the edge cannot compile is logged and the previous
-// snapshot stays), events batched into the event store (which also writes the audit log).
+// the config store on every change, events batched into the event store (which also writes the
+// audit log). Builds are isolated per site (snapshot.ts SiteIsolation): a site that does not
+// compile keeps its last good rules, or is served unavailable, with a log line; the other sites
+// and the start go on.
 // Multi-worker operation uses cluster-ipc.ts; the daemon's process model decides when to fork.
 
 export interface ProxyEdgeOptions {
@@ -28,8 +33,16 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
   return ({ options, store, logger, tls }): EdgeService => {
     const hardening = edgeHardeningOf(options);
     const sink: EventSink = extra.eventStore ? storeSink(extra.eventStore, (err) => logger.error({ err }, 'edge: event write failed')) : DISCARD_EVENTS;
+    const inputs = new LastGoodInputs();
+    const build = (sites: readonly StoredSite[], previous: EdgeSnapshot | null): EdgeSnapshot => {
+      const { config, problems } = inputs.select(edgeConfigFromSites(sites));
+      const snapshot = buildEdgeSnapshot(config, { previous });
+      for (const problem of [...problems, ...snapshot.problems]) logger.error(describeSiteProblem(problem));
+      return snapshot;
+    };
+    const first = build(store.snapshot().sites, null);
     const edge = new Edge({
-      snapshot: buildEdgeSnapshot(edgeConfigFromSites(store.snapshot().sites)),
+      snapshot: first,
       sink,
       inspector: extra.inspector,
       counters: extra.counters,
@@ -41,7 +54,7 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
     });
     const unsubscribe = store.onChange((snapshot) => {
       try {
-        edge.setSnapshot(buildEdgeSnapshot(edgeConfigFromSites(snapshot.sites)));
+        edge.setSnapshot(build(snapshot.sites, edge.snapshot));
       } catch (err) {
         logger.error({ err }, 'edge: new configuration not applied, the previous one stays');
       }

@@ -1,3 +1,5 @@
+import { parseIpRange } from '../../shared/schemas/ip.js';
+
 // An IP list compiled to sorted, merged address ranges searched by bisection: a lookup is
 // O(log n) comparisons, whatever the number of entries or CIDR sizes. IPv4 addresses are
 // numbers; IPv6 addresses are 32-digit lower-case hex strings, whose string order is their
@@ -11,6 +13,10 @@ export type IpKey = { readonly v: 4; readonly n: number; readonly text: string }
 export interface IpSet {
   readonly size: number;
   has(ip: IpKey): boolean;
+}
+
+export class IpEntryError extends Error {
+  override name = 'IpEntryError';
 }
 
 const IPV4_DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -79,34 +85,22 @@ function parseV6(text: string): number[] | null {
 }
 
 /**
- * Compiles canonical entries ("1.2.3.4", "10.0.0.0/8", "2001:db8::/32"); throws on an entry
- * that is neither an address nor a CIDR (the snapshot compiler validates before this).
+ * Compiles rule entries ("1.2.3.4", "10.0.0.0/8", "2001:db8::/32", "::ffff:10.0.0.0/104") through
+ * the API's own parser (shared/schemas/ip.ts), so the edge compiles exactly what the API accepts;
+ * throws IpEntryError, naming the entry and why, on anything else (the snapshot compiler then
+ * isolates that site: snapshot.ts).
  */
 export function compileIpSet(entries: readonly string[]): IpSet {
   const v4: Array<[number, number]> = [];
   const v6: Array<[bigint, bigint]> = [];
   for (const raw of entries) {
-    const entry = raw.trim();
-    const slash = entry.indexOf('/');
-    const addrText = slash === -1 ? entry : entry.slice(0, slash);
-    const key = parseIp(addrText);
-    if (!key) throw new Error(`not an IP address or CIDR: ${JSON.stringify(raw)}`);
-    const maxBits = key.v === 4 ? 32 : 128;
-    const bits = slash === -1 ? maxBits : Number(entry.slice(slash + 1));
-    if (!Number.isInteger(bits) || bits < 0 || bits > maxBits || (slash !== -1 && !/^\d+$/.test(entry.slice(slash + 1)))) {
-      throw new Error(`bad prefix length in ${JSON.stringify(raw)}`);
-    }
-    // An IPv4-mapped CIDR (::ffff:10.0.0.0/104) is the IPv4 CIDR 10.0.0.0/8.
-    const effectiveBits = key.v === 4 && addrText.includes(':') ? bits - 96 : bits;
-    if (key.v === 4) {
-      const hostBits = 32 - Math.max(0, effectiveBits);
-      const size = 2 ** hostBits;
-      const start = Math.floor(key.n / size) * size;
-      v4.push([start, start + size - 1]);
+    const parsed = parseIpRange(raw);
+    if (!parsed.ok) throw new IpEntryError(`${JSON.stringify(raw.slice(0, 80))} ${parsed.reason}`);
+    const range = parsed.range;
+    if (range.v === 4) {
+      v4.push([range.start, range.start + 2 ** (32 - range.bits) - 1]);
     } else {
-      const hostBits = BigInt(128 - bits);
-      const start = (BigInt(`0x${key.n}`) >> hostBits) << hostBits;
-      v6.push([start, start + (1n << hostBits) - 1n]);
+      v6.push([range.start, range.start + (1n << BigInt(128 - range.bits)) - 1n]);
     }
   }
   const r4 = merge(v4, 1);

@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { canonicalIpOrCidr } from '../../shared/schemas/ip.js';
+import { parseIpRange } from '../../shared/schemas/ip.js';
 
 // The plain object the control plane hands to buildEdgeSnapshot(): everything the data plane
 // needs about every site, and nothing else. camelCase, JSON-serialisable (so it can be sent
 // to cluster workers as is). Documented in README.md next to this file.
 
-const IpEntry = z.string().refine((v) => canonicalIpOrCidr(v) !== null, { message: 'must be an IPv4/IPv6 address or CIDR' });
+// The API's parser (shared/schemas/ip.ts): an entry the API would refuse is refused here with the
+// same reason, and the build isolates that site (snapshot.ts).
+const IpEntry = z.string().superRefine((v, ctx) => {
+  const parsed = parseIpRange(v);
+  if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${JSON.stringify(v.slice(0, 80))} ${parsed.reason}` });
+});
 const RequestPath = z.string().min(1).max(2048).refine((p) => p.startsWith('/'), { message: 'must start with /' });
 const UserRules = z.object({ name: z.string().min(1), text: z.string() });
 const Hostname = z.string().min(1).max(253).regex(/^[A-Za-z0-9.-]+$/, 'must be a host name (letters, digits, dots, hyphens)');

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { compileIpSet, type IpSet } from './ip-set.js';
 import { compilePrefixTable, type PrefixTable } from './path-prefix.js';
 import { announceRuleSettings, RuleSettingsInterner, type WafRuleSettings } from '../waf/rule-settings.js';
-import { EdgeConfigInputSchema, type EdgeConfigInput, type SiteConfig } from './snapshot-input.js';
+import { SiteInputSchema, type EdgeConfigInput, type SiteConfig } from './snapshot-input.js';
+import { fallbackSite, type SiteProblem } from './site-fallback.js';
 
 // An EdgeSnapshot is the data plane's whole view of the configuration, compiled once by
 // buildEdgeSnapshot() and never mutated: a request reads the snapshot current when it
@@ -14,6 +15,7 @@ import { EdgeConfigInputSchema, type EdgeConfigInput, type SiteConfig } from './
 // them so the engine compiles new combinations before requests need them (daemon/waf/rule-groups.ts).
 
 export type { WafRuleSettings } from '../waf/rule-settings.js';
+export type { SiteProblem } from './site-fallback.js';
 
 export type BlockResponse = 403 | 404 | 'drop';
 
@@ -53,6 +55,8 @@ export interface EdgeSnapshot {
   readonly version: number;
   readonly sites: readonly CompiledSite[];
   readonly defaultSite: CompiledSite | null;
+  /** Sites this build could not compile and what is served for each instead (isolated builds only). */
+  readonly problems: readonly SiteProblem[];
   /** Site for a Host header value (any case, with or without :port), else the default site. */
   siteForHost(host: string | undefined): CompiledSite | null;
   /** TLS context for an SNI server name, or null. */
@@ -63,35 +67,79 @@ export class EdgeConfigError extends Error {
   override name = 'EdgeConfigError';
 }
 
+/**
+ * How a build treats a site that does not compile. Absent: the build throws (tests and tools that
+ * build configs in code want the error). Given: the site alone falls back (site-fallback.ts: its
+ * last good compiled site from `previous`, else unavailable) and the build goes on; the daemon's
+ * edge always builds this way, so one site's bad entry never holds back the others or a start.
+ */
+export interface SiteIsolation {
+  readonly previous: EdgeSnapshot | null;
+}
+
+const ShapeSchema = z.object({ sites: z.array(z.unknown()) });
+
 let versions = 0;
 
 /** Validates and compiles the plain config; throws EdgeConfigError naming the bad field. */
-export function buildEdgeSnapshot(input: EdgeConfigInput | unknown): EdgeSnapshot {
-  const parsed = EdgeConfigInputSchema.safeParse(input);
-  if (!parsed.success) throw new EdgeConfigError(`invalid edge config: ${describe(parsed.error)}`);
+export function buildEdgeSnapshot(input: EdgeConfigInput | unknown, isolation?: SiteIsolation): EdgeSnapshot {
+  const shape = ShapeSchema.safeParse(input);
+  if (!shape.success) throw new EdgeConfigError(`invalid edge config: ${describe(shape.error, '')}`);
   const byHost = new Map<string, CompiledSite>();
   const sites: CompiledSite[] = [];
+  const problems: SiteProblem[] = [];
   let defaultSite: CompiledSite | null = null;
   const interner = new RuleSettingsInterner();
-  parsed.data.sites.forEach((cfg, i) => {
-    const site = compileSite(cfg, `sites[${i}]`, interner);
+  const fail = (raw: unknown, reason: string): CompiledSite => {
+    if (!isolation) throw new EdgeConfigError(reason);
+    const { site, problem } = fallbackSite(raw, isolation.previous, reason);
+    problems.push(problem);
+    return site;
+  };
+  shape.data.sites.forEach((raw, i) => {
+    const where = `sites[${i}]`;
+    let site: CompiledSite;
+    let isDefault: boolean;
+    const parsed = SiteInputSchema.safeParse(raw);
+    if (!parsed.success) {
+      site = fail(raw, `invalid edge config: ${describe(parsed.error, `sites.${i}`)}`);
+      isDefault = (raw as { isDefault?: unknown } | null)?.isDefault === true;
+    } else {
+      try {
+        site = compileSite(parsed.data, where, interner);
+      } catch (err) {
+        site = fail(raw, err instanceof EdgeConfigError ? err.message : `${where}: ${(err as Error).message}`);
+      }
+      isDefault = parsed.data.isDefault;
+    }
     sites.push(site);
     for (const host of site.hosts) {
       const other = byHost.get(host);
-      if (other) throw new EdgeConfigError(`sites[${i}]: host ${host} is already served by site ${other.id}`);
-      byHost.set(host, site);
+      if (other) {
+        const reason = `${where}: host ${host} is already served by site ${other.id}`;
+        if (!isolation) throw new EdgeConfigError(reason);
+        // The site listed first keeps the host; this one is served on its other hosts.
+        problems.push({ siteId: site.id, domain: site.domain, reason, served: 'conflict' });
+      } else byHost.set(host, site);
     }
-    if (cfg.isDefault) {
-      if (defaultSite) throw new EdgeConfigError(`sites[${i}]: site ${defaultSite.id} is already the default site`);
-      defaultSite = site;
+    if (isDefault) {
+      if (defaultSite) {
+        const reason = `${where}: site ${defaultSite.id} is already the default site`;
+        if (!isolation) throw new EdgeConfigError(reason);
+        problems.push({ siteId: site.id, domain: site.domain, reason, served: 'conflict' });
+      } else defaultSite = site;
     }
   });
   const fallback = defaultSite as CompiledSite | null;
-  announceRuleSettings(interner.all());
+  // A last good site kept from an earlier build keeps its rule settings warm too.
+  const settings = new Map(interner.all().map((r) => [r.key, r]));
+  for (const site of sites) if (!settings.has(site.waf.rules.key)) settings.set(site.waf.rules.key, site.waf.rules);
+  announceRuleSettings([...settings.values()]);
   return Object.freeze({
     version: ++versions,
     sites: Object.freeze(sites),
     defaultSite: fallback,
+    problems: Object.freeze(problems),
     siteForHost(host: string | undefined): CompiledSite | null {
       if (!host) return fallback;
       return byHost.get(hostKey(host)) ?? fallback;
@@ -100,6 +148,18 @@ export function buildEdgeSnapshot(input: EdgeConfigInput | unknown): EdgeSnapsho
       return byHost.get(servername.toLowerCase())?.secureContext ?? fallback?.secureContext ?? null;
     },
   });
+}
+
+/** Why one site's input does not compile on its own (null: it does), without announcing anything. */
+export function siteInputProblem(raw: unknown, where = 'site'): string | null {
+  const parsed = SiteInputSchema.safeParse(raw);
+  if (!parsed.success) return `invalid edge config: ${describe(parsed.error, where)}`;
+  try {
+    compileSite(parsed.data, where, new RuleSettingsInterner());
+    return null;
+  } catch (err) {
+    return err instanceof EdgeConfigError ? err.message : `${where}: ${(err as Error).message}`;
+  }
 }
 
 /** "Example.COM:8080" -> "example.com"; "[::1]:80" -> "[::1]"; a trailing dot is dropped. */
@@ -164,6 +224,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
   });
 }
 
-function describe(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+/** Each issue with its field path ("sites.0.ipBlacklist.1: ..."), under `prefix` (a site's place). */
+function describe(error: z.ZodError, prefix: string): string {
+  return error.issues.map((i) => `${[...(prefix ? [prefix] : []), ...i.path].join('.') || '(root)'}: ${i.message}`).join('; ');
 }

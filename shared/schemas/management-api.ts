@@ -11,7 +11,7 @@ import {
   type AnalyticsPeriod,
   type WafLogEntry,
 } from './events.js';
-import { IpAddressSchema, IpOrCidrSchema } from './ip.js';
+import { IpOrCidrSchema } from './ip.js';
 
 // The management API's shapes (spec sections 2.1-2.6 and 4): the daemon validates requests and the
 // client parses responses with these same schemas.
@@ -73,7 +73,9 @@ export const AddIpRuleBodySchema = z.object({
   description: z.string().max(100, 'must be at most 100 characters').default(''),
 });
 export const DeleteIpRuleBodySchema = z.object({
-  ip: z.union([IpOrCidrSchema, IpAddressSchema]),
+  // Any text: an entry is found by its canonical form, or (one the parser refuses, from a hand
+  // edit of config.json) by its exact text; not in the list is 404.
+  ip: z.string().trim().min(1, 'must name the IP or CIDR to remove').max(256),
   type: z.enum(IP_LIST_TYPES),
 });
 

@@ -72,7 +72,7 @@ describe('wafctl against the management API', () => {
   });
 
   it('adds, lists, refuses and removes IP rules', async () => {
-    expect((await d.wafctl('ip-rules', 'add', '2001:DB8::1/48', '--blacklist', '--description', 'scanner net')).code).toBe(0);
+    expect((await d.wafctl('ip-rules', 'add', '2001:DB8:0::/48', '--blacklist', '--description', 'scanner net')).code).toBe(0);
     const lists = IpRulesSchema.parse(await json('ip-rules', 'list'));
     expect(lists.blacklist.map((r) => [r.ip, r.description])).toEqual([['2001:db8::/48', 'scanner net']]);
 

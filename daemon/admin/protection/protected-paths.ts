@@ -1,6 +1,6 @@
 import { WafctlError } from '../../../shared/errors.js';
 import type { Config } from '../../../shared/schemas/config.js';
-import { canonicalIpOrCidr } from '../../../shared/schemas/ip.js';
+import { parseIpRange } from '../../../shared/schemas/ip.js';
 import type { ProtectedPageView, RateLimitView } from '../../../shared/schemas/site-settings.js';
 import { PLAN_LIMITS } from '../../../shared/plans.js';
 import { normalizePath } from '../../proxy/path-prefix.js';
@@ -38,12 +38,13 @@ export function removeRateLimit(config: Config, domain: string, pathText: string
   return site.protection.rate_limits.map((r) => ({ ...r }));
 }
 
-/** Each entry through ipaddr.js, stored canonical; a bad one is named; repeats are dropped. */
+/** Each entry through the one IP parser (shared/schemas/ip.ts), stored canonical; a bad one is named with why; repeats are dropped. */
 export function canonicalAllowList(entries: readonly string[]): string[] {
   const out: string[] = [];
   entries.forEach((entry, i) => {
-    const canonical = canonicalIpOrCidr(entry);
-    if (canonical === null) throw new WafctlError('validation_error', `allow[${i}]: ${JSON.stringify(entry)} is not an IPv4/IPv6 address or CIDR`);
+    const parsed = parseIpRange(entry);
+    if (!parsed.ok) throw new WafctlError('validation_error', `allow[${i}]: ${JSON.stringify(entry.slice(0, 80))} ${parsed.reason}`);
+    const canonical = parsed.range.text;
     if (!out.includes(canonical)) out.push(canonical);
   });
   return out;

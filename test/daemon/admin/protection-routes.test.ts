@@ -96,7 +96,7 @@ describe('rate limits', () => {
 
 describe('protected pages', () => {
   it('stores allow lists in canonical form, de-duplicated', async () => {
-    const list = await client.addProtectedPage('shop.example.test', { path: '/wp-admin', allow: ['203.0.113.7', '2001:DB8:0::1', '10.1.2.3/8', '203.0.113.7'] });
+    const list = await client.addProtectedPage('shop.example.test', { path: '/wp-admin', allow: ['203.0.113.7', '2001:DB8:0::1', '::ffff:10.0.0.0/104', '203.0.113.7', '10.0.0.0/8'] });
     expect(list).toEqual([{ path: '/wp-admin', allow: ['203.0.113.7', '2001:db8::1', '10.0.0.0/8'] }]);
     expect(await client.listProtectedPages('shop.example.test')).toEqual(list);
   });
@@ -104,6 +104,8 @@ describe('protected pages', () => {
   it('refuses bad addresses, empty lists, duplicates and unknown paths, changing nothing', async () => {
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: ['203.0.113.7', '1.2.3'] }), 'validation_error', /allow\[1\].*1\.2\.3/);
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: [] }), 'validation_error', /allow/);
+    await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: ['10.1.2.3/8'] }), 'validation_error', /allow\[0\].*host bits.*10\.0\.0\.0\/8/);
+    await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: ['::ffff:1.2.3.4/95'] }), 'validation_error', /allow\[0\]/);
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/WP-ADMIN', allow: ['1.2.3.4'] }), 'duplicate');
     await refusedUnchanged(() => client.removeProtectedPage('shop.example.test', '/x'), 'not_found');
   });

@@ -43,7 +43,8 @@ describe('daemon options', () => {
 
   it('trusted proxies: repeated flag, comma-separated env, array in daemon.json; canonical form', async () => {
     expect((await resolveWith(['--trusted-proxy', '10.0.0.1', '--trusted-proxy', '2001:DB8::/32'])).trustedProxies).toEqual(['10.0.0.1', '2001:db8::/32']);
-    expect((await resolveWith([], { WAFCTL_TRUSTED_PROXIES: '192.168.1.7/24, ::1' })).trustedProxies).toEqual(['192.168.1.0/24', '::1']);
+    expect((await resolveWith([], { WAFCTL_TRUSTED_PROXIES: '::ffff:192.168.1.0/120, ::1' })).trustedProxies).toEqual(['192.168.1.0/24', '::1']);
+    await expect(resolveWith([], { WAFCTL_TRUSTED_PROXIES: '192.168.1.7/24' })).rejects.toThrow(/host bits set: the network is 192\.168\.1\.0\/24/);
     await writeFile(join(dir, 'daemon.json'), JSON.stringify({ trusted_proxies: ['127.0.0.1'] }));
     expect((await resolveWith([])).trustedProxies).toEqual(['127.0.0.1']);
     await expect(resolveWith(['--trusted-proxy', 'proxy.example'])).rejects.toThrow(/--trusted-proxy: "proxy.example" is not an IP address or CIDR range/);

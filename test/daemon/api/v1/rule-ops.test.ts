@@ -18,7 +18,7 @@ function codeOf(fn: () => unknown): string | undefined {
 describe('addIpRule', () => {
   it('stores the canonical form with its time', () => {
     const lists = empty();
-    const rule = addIpRule(lists, 'blacklist', { ip: '2001:DB8::1/48', description: 'scanner' }, 'free', now);
+    const rule = addIpRule(lists, 'blacklist', { ip: '2001:DB8:0::/48', description: 'scanner' }, 'free', now);
     expect(rule).toEqual({ ip: '2001:db8::/48', description: 'scanner', added_at: '2026-11-22T10:00:00.000Z' });
     expect(lists.blacklist).toEqual([rule]);
   });
@@ -26,7 +26,8 @@ describe('addIpRule', () => {
   it('refuses the same entry twice, in either list, in any spelling', () => {
     const lists = empty();
     addIpRule(lists, 'whitelist', { ip: '10.0.0.0/8', description: '' }, 'free', now);
-    expect(codeOf(() => addIpRule(lists, 'whitelist', { ip: '10.1.2.3/8', description: '' }, 'free', now))).toBe('duplicate');
+    expect(codeOf(() => addIpRule(lists, 'whitelist', { ip: '::ffff:10.0.0.0/104', description: '' }, 'free', now))).toBe('duplicate');
+    expect(codeOf(() => addIpRule(lists, 'whitelist', { ip: '10.1.2.3/8', description: '' }, 'free', now))).toBe('validation_error');
     expect(codeOf(() => addIpRule(lists, 'blacklist', { ip: '10.0.0.0/8', description: '' }, 'free', now))).toBe('duplicate');
     expect(lists.blacklist).toHaveLength(0);
   });
