@@ -7,17 +7,23 @@
 //
 // Node 20 has no per-thread CPU reading (process.threadCpuUsage came in 23.9), and
 // process.cpuUsage() adds every thread of the process (GC helpers, the compiler) and costs ~2.3 us.
-// Linux keeps the thread's own figures in /proc/thread-self/schedstat: nanoseconds on a CPU, then
-// nanoseconds runnable but waiting for one (the run queue), one pread (~3.6 us on this box). Where
-// that file is missing (another OS, a kernel without schedstats), process.cpuUsage() stands in: the
-// error is towards stopping (other threads' work counts), never towards running on.
+// Linux keeps the thread's scheduler figures in /proc/thread-self/schedstat: nanoseconds on a CPU,
+// then nanoseconds runnable but waiting for one (the run queue), one pread (~3.6 us). The first is
+// only brought up to date at scheduler ticks (a thread that runs for 20 ms without a switch reads
+// the same figure for up to a tick: 4 ms at HZ=250), but the wait is added whenever the thread gets
+// a core back, so it is exact whenever the running thread reads it. So the budget's "CPU time" is
+// wall time less the run-queue wait: time the thread ran or was blocked. Inside a phase the engine
+// never blocks (no I/O; a GC pause is work the request caused), so there it is the thread's own
+// CPU time to the microsecond. Where the file is missing (another OS, a kernel without sched_info),
+// process.cpuUsage() stands in: the error is towards stopping (other threads' work counts).
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface BudgetClock {
   /** Monotonic wall time in ms: cheap, read often. */
   wallMs(): number;
-  /** This thread's CPU time in ms, exact now: a system call, read only when it may matter. */
+  /** This thread's CPU time in ms, exact now: a system call, read only when it may matter. (Time
+   *  the thread spends blocked counts too: the engine never blocks inside a phase.) */
   cpuMs(): number;
   /** A CPU reading taken at most RECENT_CPU_MS before `wallNow` (a wall time read just before):
    *  shared by every transaction, so its cost is bounded per second, not per request. */
@@ -74,6 +80,8 @@ export class ThreadClock implements BudgetClock {
   private readonly pair: [number, number] = [0, 0];
   private recentWall = -Infinity;
   private recentCpu = 0;
+  /** The run and wait figures at the start of the window the stretch is measured over. */
+  private recentRan = 0;
   private recentWait = 0;
   private stretch: number;
 
@@ -97,7 +105,8 @@ export class ThreadClock implements BudgetClock {
       const usage = process.cpuUsage();
       return (usage.user + usage.system) / 1000;
     }
-    return this.schedstat.read(this.pair)[0];
+    const waited = this.schedstat.read(this.pair)[1];
+    return performance.now() - waited;
   }
 
   recentCpuMs(wallNow: number): number {
@@ -113,12 +122,19 @@ export class ThreadClock implements BudgetClock {
     if (this.schedstat === undefined) {
       this.recentCpu = this.cpuMs();
     } else {
-      const [cpu, wait] = this.schedstat.read(this.pair);
-      const worked = cpu - this.recentCpu;
-      // Only a window with enough work says anything about the share of a core the thread gets.
-      if (worked >= 0.2 && this.recentWall > -Infinity) this.stretch = Math.min(MAX_STRETCH, Math.max(1, (worked + wait - this.recentWait) / worked));
-      this.recentCpu = cpu;
-      this.recentWait = wait;
+      const [ran, waited] = this.schedstat.read(this.pair);
+      // The share of a core the thread got, from the tick-grained run time: only a window with
+      // enough of it says anything.
+      const worked = ran - this.recentRan;
+      if (worked >= 4 && this.recentWall > -Infinity) {
+        this.stretch = Math.min(MAX_STRETCH, Math.max(1, (worked + waited - this.recentWait) / worked));
+        this.recentRan = ran;
+        this.recentWait = waited;
+      } else if (this.recentWall === -Infinity) {
+        this.recentRan = ran;
+        this.recentWait = waited;
+      }
+      this.recentCpu = performance.now() - waited;
     }
     this.recentWall = wallNow;
   }
