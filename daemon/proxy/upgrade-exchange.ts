@@ -15,7 +15,7 @@ import type { HandlerDeps } from './request-handler.js';
 import { blockPage, DROPPED_STATUS, drop, siteBlockPage, writeRawPage } from './respond.js';
 import { openTunnel } from './tunnel.js';
 import { askOrigin, relayAnswer, switchingHead } from './upgrade.js';
-import { readUpgradeBody } from './upgrade-body.js';
+import { readUpgradeBody, upgradeHasBody } from './upgrade-body.js';
 import { tunnelUpgrade, upgradeIgnoredEvent } from './upgrade-protocol.js';
 
 // One upgrade request (Connection: upgrade + Upgrade), from its head to the tunnel or the last
@@ -80,7 +80,8 @@ export class UpgradeExchange {
     if (o?.kind === 'interstitial') { this.answer(o); return; }
     const { req, socket, deps, edge } = this;
     // The body is read whatever the checks said: it is re-framed towards the origin, never passed raw.
-    if (req.headers.expect?.toLowerCase() === '100-continue' && req.httpVersionMinor === 1) socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+    // A client that waits for 100 Continue gets it from the edge, as node's server does for other requests.
+    if (req.httpVersionMinor === 1 && req.headers.expect?.toLowerCase() === '100-continue' && upgradeHasBody(req)) socket.write('HTTP/1.1 100 Continue\r\n\r\n');
     readUpgradeBody(req, socket, deps.maxBodyBytes, deps.limits.bodyIdleTimeoutMs).then((read) => {
       if (read.kind === 'gone') { socket.destroy(); return; }
       if (read.kind === 'over') { this.answer(page(413, edge.requestId)); return; }
