@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,20 +50,33 @@ describe.skipIf(crs === null)('upgrade requests through the edge (CRS; .ci/run i
   let ws: WebSocketOrigin;
   let edge: Edge;
   let idleEdge: Edge;
+  /** A raw origin that switches anything to h2c, or (for /silent) never answers. */
+  let rogue: net.Server;
+  /** Every chunk the rogue origin received. */
+  const rogueReceived: string[] = [];
   const sink = new WaitingSink();
   const transports: Transport[] = [];
   const idleTransports: Transport[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wafctl-upgrade-'));
-    const tls = selfSigned(dir, ['plain.test', 'ws.test']);
+    const tls = selfSigned(dir, ['plain.test', 'ws.test', 'rogue.test']);
     const groups = new RuleGroups(crs, { prepareAnnounced: false });
     groups.forParanoia(1);
     const inspector = createEngineInspector(groups);
     [plain, ws] = await Promise.all([startRecordingOrigin(), startWebSocketOrigin()]);
+    rogue = net.createServer((s) => {
+      s.on('error', () => {});
+      s.on('data', (d) => { rogueReceived.push(d.toString('latin1')); });
+      s.once('data', (d) => {
+        if (!d.toString('latin1').startsWith('GET /silent')) s.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n');
+      });
+    });
+    await new Promise<void>((r) => rogue.listen(0, '127.0.0.1', r));
     const sites: SiteInput[] = [
       { id: 1, domain: 'plain.test', origin: plain.url, tls, pageProtection: [{ path: '/wp-admin', allow: ['192.0.2.1'] }] },
       { id: 2, domain: 'ws.test', origin: ws.url, tls },
+      { id: 3, domain: 'rogue.test', origin: `http://127.0.0.1:${(rogue.address() as net.AddressInfo).port}`, tls },
     ];
     edge = new Edge({ snapshot: buildEdgeSnapshot({ sites }), sink, inspector, maxBodyBytes: INSPECTION_LIMIT });
     idleEdge = new Edge({ snapshot: buildEdgeSnapshot({ sites }), sink, inspector, limits: { tunnelIdleTimeoutMs: 300 } });
@@ -74,7 +88,7 @@ describe.skipIf(crs === null)('upgrade requests through the edge (CRS; .ci/run i
 
   afterAll(async () => {
     await Promise.all([edge?.close(), idleEdge?.close()]);
-    await Promise.all([plain?.close(), ws?.close()]);
+    await Promise.all([plain?.close(), ws?.close(), new Promise((r) => rogue ? rogue.close(r) : r(undefined))]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -193,6 +207,21 @@ describe.skipIf(crs === null)('upgrade requests through the edge (CRS; .ci/run i
       expect(seen.headers.upgrade).toBeUndefined();
       expect(seen.headers['http2-settings']).toBeUndefined();
       expect(sink.wafEvents.find((e) => e.uri === `/${m}`)).toMatchObject({ rule_id: 'upgrade-refused', group: 'edge', action: 'log', matched_data: protocol });
+    });
+
+    it('never tunnels when the origin switches to a protocol that carries HTTP: 502', async () => {
+      const c = await converse(over(name), Buffer.concat([Buffer.from(wsHandshake('rogue.test', '/switch')), clientFrame('GET /admin')]), 'rogue.test');
+      const { text, statuses } = await c.closed;
+      expect(statuses).toEqual([502]);
+      expect(text).not.toContain('101');
+      expect(rogueReceived.join('')).toContain('GET /switch');
+      expect(rogueReceived.join('')).not.toContain('\x81'); // the early frame never went out
+    });
+
+    it('answers 504 when the origin says nothing to an upgrade request for the tunnel idle timeout', async () => {
+      const t = idleTransports.find((x) => x.name === name)!;
+      const c = await converse(t, wsHandshake('rogue.test', '/silent'), 'rogue.test');
+      expect((await c.closed).statuses).toEqual([504]);
     });
 
     it('closes an idle tunnel, and its origin connection, after the tunnel idle timeout', async () => {
