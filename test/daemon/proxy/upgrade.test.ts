@@ -195,7 +195,7 @@ describe.skipIf(crs === null)('upgrade requests through the edge (CRS; .ci/run i
       expect(ws.upgrades.length).toBe(before);
     });
 
-    it.each(['h2c', 'websocket, h2c', 'HTTP/2.0', 'h2'])('refuses Upgrade: %s even from an origin that would switch: served as plain HTTP/1.1, with an event', async (protocol) => {
+    it.each(['h2c', 'H2C', 'websocket, h2c', 'HTTP/2.0', 'h2'])('refuses Upgrade: %s even from an origin that would switch: served as plain HTTP/1.1, with an event', async (protocol) => {
       const m = mark();
       const upgrades = ws.upgrades.length;
       const c = await converse(over(name), `GET /${m} HTTP/1.1\r\nHost: ws.test\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: ${protocol}\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n${clientFrame('x').toString('latin1')}`, 'ws.test');
