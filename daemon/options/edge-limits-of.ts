@@ -19,6 +19,7 @@ export function edgeHardeningOf(options: DaemonOptions): EdgeHardening {
       maxHeaders: options.edgeMaxHeaders,
       headerTimeoutMs: options.edgeHeaderTimeoutMs,
       bodyIdleTimeoutMs: options.edgeBodyIdleTimeoutMs,
+      tunnelIdleTimeoutMs: options.edgeTunnelIdleTimeoutMs,
       maxInFlight: options.edgeMaxInFlight,
       shedLoopDelayMs: options.edgeShedLoopDelayMs,
       maxConnections: options.edgeMaxConnections,

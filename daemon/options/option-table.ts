@@ -34,6 +34,7 @@ export interface DaemonOptions {
   /** Edge hardening (daemon/proxy/hardening/edge-limits.ts, SECURITY.md): request head limits, slow clients, shedding. */
   edgeHeaderTimeoutMs: number;
   edgeBodyIdleTimeoutMs: number;
+  edgeTunnelIdleTimeoutMs: number;
   edgeMaxUriBytes: number;
   edgeMaxHeaderBytes: number;
   edgeMaxHeaders: number;
@@ -83,6 +84,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'vulndbRefreshHours', flag: 'vulndb-refresh-hours', env: 'WAFCTL_VULNDB_REFRESH_HOURS', file: 'vulndb_refresh_hours', kind: 'count', fallback: () => 24, help: 'hours between two vulnerability feed refreshes' },
   { key: 'edgeHeaderTimeoutMs', flag: 'edge-header-timeout-ms', env: 'WAFCTL_EDGE_HEADER_TIMEOUT_MS', file: 'edge_header_timeout_ms', kind: 'millis', fallback: () => 20_000, help: 'a request head must arrive within this many ms (408, slowloris)' },
   { key: 'edgeBodyIdleTimeoutMs', flag: 'edge-body-idle-timeout-ms', env: 'WAFCTL_EDGE_BODY_IDLE_TIMEOUT_MS', file: 'edge_body_idle_timeout_ms', kind: 'millis', fallback: () => 60_000, help: 'a request body idle this many ms is cut (408)' },
+  { key: 'edgeTunnelIdleTimeoutMs', flag: 'edge-tunnel-idle-timeout-ms', env: 'WAFCTL_EDGE_TUNNEL_IDLE_TIMEOUT_MS', file: 'edge_tunnel_idle_timeout_ms', kind: 'millis', fallback: () => 60_000, help: 'an upgraded (WebSocket) connection idle this many ms either way is closed' },
   { key: 'edgeMaxUriBytes', flag: 'edge-max-uri-bytes', env: 'WAFCTL_EDGE_MAX_URI_BYTES', file: 'edge_max_uri_bytes', kind: 'bytes', fallback: () => 8192, help: 'longest request target (414)' },
   { key: 'edgeMaxHeaderBytes', flag: 'edge-max-header-bytes', env: 'WAFCTL_EDGE_MAX_HEADER_BYTES', file: 'edge_max_header_bytes', kind: 'bytes', fallback: () => 32_768, help: 'largest request header fields in total (431)' },
   { key: 'edgeMaxHeaders', flag: 'edge-max-headers', env: 'WAFCTL_EDGE_MAX_HEADERS', file: 'edge_max_headers', kind: 'count', fallback: () => 100, help: 'most request header fields (431)' },
@@ -97,6 +99,6 @@ export const OPTION_ROWS: readonly OptionRow[] = [
 /** Settings a running daemon cannot change on reload (listeners and files are bound at start). */
 export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
-  'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
+  'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeTunnelIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
   'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections', 'wafTimeBudgetMs',
 ]);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -29,7 +30,7 @@ import type { CheckPipeline } from './pipeline.js';
 import { blockPage, DROPPED_STATUS, drop, sendPage, siteBlockPage, writeRawPage as rawPage } from './respond.js';
 import { parseIp, type IpKey } from './ip-set.js';
 import type { EdgeSnapshot } from './snapshot.js';
-import { forwardUpgrade } from './upgrade.js';
+import { UpgradeExchange } from './upgrade-exchange.js';
 
 // One request through the edge: protocol guard (400/414/431/501/505), load shedding (503), site
 // (421/503), client IP, checks, rule groups, origin. Everything a request needs from the
@@ -108,53 +109,21 @@ export class RequestHandler {
     else next(outcome);
   }
 
-  /** Entry point for 'upgrade' events (WebSocket): the same checks, then a raw tunnel. */
+  /**
+   * Entry point for 'upgrade' events (Connection: upgrade + Upgrade): the same guard and checks,
+   * the body read and inspected, and a tunnel only once the origin answers 101 (upgrade-exchange.ts).
+   * `head` is every byte node read past the request head: body and anything pipelined, unparsed.
+   */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, secure: boolean): void {
+    // node has let go of the socket: without a listener a reset would be an uncaught error.
+    socket.on('error', () => {});
     if (!this.admit(req, null, socket)) return;
-    // A tunnel may last for hours: it is admitted like a request but does not hold an in-flight slot.
-    this.deps.shedder.release();
     const ctx = this.context(req, secure, null, socket);
-    if (!ctx) return;
-    const { edge } = ctx;
-    if (edge.site.status !== 'active') { rawPage(socket, page(503, edge.requestId)); return; }
-    const proceed = (o: CheckOutcome) => {
-      if (o?.kind === 'block') {
-        this.deps.sink.waf(blockEvent(edge, o));
-        const answer = blockPage(o, edge.site.blockResponse, edge.requestId);
-        if (answer === 'drop') drop(socket); else rawPage(socket, answer);
-        return;
-      }
-      if (o?.kind === 'interstitial') { rawPage(socket, o); return; }
-      const tunnel = () => {
-        const headers = originRequestHeaders(req.headers, { peer: ctx.peer.text, peerTrusted: this.deps.clientIps.isTrusted(ctx.peer), secure, requestId: edge.requestId });
-        forwardUpgrade(edge.site, req, headers, socket, head, this.deps.connectTimeoutMs, () => rawPage(socket, page(502, edge.requestId)));
-      };
-      const { site } = edge;
-      if (o?.kind === 'allow' || site.waf.mode === 'off') { tunnel(); return; }
-      // The rule groups see the upgrade request's head (there is no body).
-      const after = (v: Verdict | null) => {
-        const blocked = !!v?.block && site.waf.mode === 'on';
-        if (v) for (const m of v.matches) this.deps.sink.waf(ruleEvent(edge, m, blocked));
-        if (!blocked) { tunnel(); return; }
-        const answer = siteBlockPage(site.blockResponse, edge.requestId);
-        if (answer === 'drop') drop(socket); else rawPage(socket, answer);
-      };
-      const failed = (err: unknown) => {
-        const failure = engineFailure(edge, err);
-        reportEngineFailure(edge.requestId, failure, err);
-        this.deps.sink.waf(failure.event);
-        if (failure.kind === 'forward') { tunnel(); return; }
-        const answer = failure.kind === 'error' ? page(500, edge.requestId) : siteBlockPage(site.blockResponse, edge.requestId);
-        if (answer === 'drop') drop(socket); else rawPage(socket, answer);
-      };
-      try {
-        const verdict = this.deps.inspector.inspect(inspectedRequest(edge, req, siteView(site), null));
-        if (verdict instanceof Promise) verdict.then(after, failed); else after(verdict);
-      } catch (err) { failed(err); }
-    };
-    const outcome = this.deps.pipeline.run(edge);
-    if (outcome instanceof Promise) outcome.then(proceed, () => rawPage(socket, page(502, edge.requestId)));
-    else proceed(outcome);
+    if (!ctx) { this.deps.shedder.release(); return; }
+    // Nothing after the head is read until the exchange knows what it is (a body, or tunnel bytes).
+    socket.pause();
+    if (head.length) socket.unshift(head);
+    new UpgradeExchange(this.deps, ctx.edge, ctx.peer, req, socket as net.Socket).start();
   }
 
   /**

@@ -16,6 +16,8 @@ export interface EdgeLimits {
   headerTimeoutMs: number;
   /** A request body that sends nothing for this long is cut: 408 if no answer started, socket closed (nginx: client_body_timeout 60 s). */
   bodyIdleTimeoutMs: number;
+  /** An upgraded connection (WebSocket tunnel) with no byte either way for this long is closed, and its origin connection with it (nginx: proxy_read_timeout 60 s). */
+  tunnelIdleTimeoutMs: number;
   /** Requests one worker handles at once; more get 503 + Retry-After. 0: unbounded. */
   maxInFlight: number;
   /** Shed with 503 a request that waited on a stalled event loop longer than this (ms; the worker is out of CPU). 0: off. */
@@ -30,6 +32,7 @@ export const DEFAULT_EDGE_LIMITS: Readonly<EdgeLimits> = Object.freeze({
   maxHeaders: 100,
   headerTimeoutMs: 20_000,
   bodyIdleTimeoutMs: 60_000,
+  tunnelIdleTimeoutMs: 60_000,
   maxInFlight: 1024,
   shedLoopDelayMs: 500,
   maxConnections: 20_000,

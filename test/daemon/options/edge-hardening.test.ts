@@ -24,15 +24,16 @@ describe('edge hardening options', () => {
 
   it('come from flags, WAFCTL_* variables and daemon.json, flags first', async () => {
     await writeFile(join(dir, 'daemon.json'), JSON.stringify({ edge_header_timeout_ms: 5000, edge_max_in_flight: 64, edge_max_uri_bytes: 2048 }));
-    const options = await resolveWith(['--edge-max-in-flight', '0', '--edge-max-headers', '50'], { WAFCTL_EDGE_SHED_LOOP_DELAY_MS: '0', WAFCTL_EDGE_MAX_URI_BYTES: '4096', WAFCTL_EDGE_MAX_BODY_BYTES: '1048576' });
+    const options = await resolveWith(['--edge-max-in-flight', '0', '--edge-max-headers', '50', '--edge-tunnel-idle-timeout-ms', '90000'], { WAFCTL_EDGE_SHED_LOOP_DELAY_MS: '0', WAFCTL_EDGE_MAX_URI_BYTES: '4096', WAFCTL_EDGE_MAX_BODY_BYTES: '1048576' });
     const { limits, maxBodyBytes } = edgeHardeningOf(options);
-    expect(limits).toMatchObject({ headerTimeoutMs: 5000, maxInFlight: 0, maxHeaders: 50, shedLoopDelayMs: 0, maxUriBytes: 4096 });
+    expect(limits).toMatchObject({ headerTimeoutMs: 5000, maxInFlight: 0, maxHeaders: 50, shedLoopDelayMs: 0, maxUriBytes: 4096, tunnelIdleTimeoutMs: 90_000 });
     expect(maxBodyBytes).toBe(1_048_576);
   });
 
   it.each([
     ['--edge-header-timeout-ms', '0'],
     ['--edge-body-idle-timeout-ms', '1.5'],
+    ['--edge-tunnel-idle-timeout-ms', '0'],
     ['--edge-max-uri-bytes', '0'],
     ['--edge-max-header-bytes', 'big'],
     ['--edge-max-headers', '0'],
