@@ -43,6 +43,12 @@ const CASES: Array<[name: string, raw: string, status: number]> = [
   // The gaps llhttp leaves, closed by the edge's request guard:
   ['Transfer-Encoding in HTTP/1.0', `POST / HTTP/1.0\r\n${H}Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n`, 400],
   ['Transfer-Encoding: gzip, chunked', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n`, 501],
+  // Several Transfer-Encoding fields are one list (review L4): judged joined, whatever the split.
+  ['Transfer-Encoding: identity, then chunked', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n\r\n3\r\na=b\r\n0\r\n\r\n`, 501],
+  ['Transfer-Encoding: gzip, then chunked', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 501],
+  ['Transfer-Encoding: empty, then chunked', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: \r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 501],
+  ['Transfer-Encoding: chunked, then identity', `POST / HTTP/1.1\r\n${H}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n`, 400],
+  ['transfer-encoding: IDENTITY, then Chunked (case)', `POST / HTTP/1.1\r\n${H}transfer-encoding: IDENTITY\r\nTRANSFER-ENCODING: Chunked\r\n\r\n0\r\n\r\n`, 501],
   ['two Host fields', `GET / HTTP/1.1\r\n${H}Host: other.test\r\n\r\n`, 400],
   ['HTTP/2.0 on an HTTP/1 port', `GET / HTTP/2.0\r\n${H}\r\n`, 505],
   ['HTTP/0.9 request line', 'GET /\r\n\r\n', 400],
