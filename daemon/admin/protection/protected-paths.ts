@@ -8,7 +8,7 @@ import { requireLiveSite } from './site-lookup.js';
 
 // Rate-limit paths and protected pages on a config draft (run inside ConfigStore.update; a throw
 // discards the draft, so a refused change changes nothing).
-// Paths are stored in the edge's normal form (path-prefix.ts: decoded, dot segments removed, lower
+// Paths are stored in the edge's normal form (path-normal-form.ts: decoded, dot segments removed, lower
 // case): what `protect ... list` shows is exactly what the edge matches, and "/WP-Admin" and
 // "/wp-admin" are one path (409 duplicate), as they are one path at the edge.
 
