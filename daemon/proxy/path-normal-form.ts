@@ -55,12 +55,10 @@ export function requestPaths(rawUri: string): RequestPaths {
 }
 
 function pathPart(rawUri: string): string {
-  let end = rawUri.length;
-  for (let i = 0; i < end; i++) {
-    const c = rawUri.charCodeAt(i);
-    if (c === 63 /* ? */ || c === 35 /* # */) end = i;
-  }
-  const path = end === rawUri.length ? rawUri : rawUri.slice(0, end);
+  const q = rawUri.indexOf('?');
+  let path = q === -1 ? rawUri : rawUri.slice(0, q);
+  const hash = path.indexOf('#');
+  if (hash !== -1) path = path.slice(0, hash);
   if (path.charCodeAt(0) === 47 /* / */) return path;
   // Absolute-form request targets ("http://host/path") carry the path after the authority.
   const scheme = path.indexOf('://');
