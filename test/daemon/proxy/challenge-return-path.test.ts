@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FUZZ_SEED } from '../../reliability/support/hostile-inputs.js';
 import { safeReturnPath } from '../../../daemon/proxy/checks/bot/js-challenge.js';
 import { request, site, startEdge, startOrigin, type Origin, type RunningEdge } from './helpers.js';
+
+/** The suite's run counts; WAFCTL_FUZZ_RUNS (npm run reliability) scales them up. */
+const RUNS = (n: number) => Math.max(n, Number(process.env.WAFCTL_FUZZ_RUNS ?? 0));
 
 // Security review L1: the JS challenge redirects back to `r` after the proof of work; no `r`
 // may send the browser to another origin. Checked the way the browser decides: the Location is
@@ -32,7 +36,7 @@ describe('safeReturnPath (property)', () => {
       // The browser ends on exactly that path.
       const url = new URL(out, CHALLENGE_URL);
       expect(url.pathname + url.search).toBe(out);
-    }), { numRuns: 5000 });
+    }), { numRuns: RUNS(5000), seed: FUZZ_SEED });
   });
 
   it('keeps ordinary same-site paths and queries', () => {

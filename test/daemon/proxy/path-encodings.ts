@@ -30,7 +30,6 @@ export const protectedPathArb = fc.tuple(fc.array(segmentArb, { minLength: 1, ma
   .map(([segs, slash]) => '/' + segs.join('/') + (slash ? '/' : ''));
 
 const byteSpelling = fc.constantFrom('literal', 'literal', 'upper', 'lower');
-const caseFlip = fc.boolean();
 
 function spellSegment(seg: string, choices: Array<[string, boolean]>): string {
   let out = '';
@@ -49,8 +48,14 @@ function spellSegment(seg: string, choices: Array<[string, boolean]>): string {
   return out;
 }
 
-const separatorArb = fc.constantFrom('/', '/', '/', '//', '/./', '\\', '%2f', '%5C', '/%2e/', '/zz1/../', '/zz2/%2e%2e/', '/zz3/.%2E/', '/zz4/..;/', '/zz5\\..\\');
-const decorationArb = fc.constantFrom('', '', '', ';jsessionid=1', ';', '.', '%2e', '%20', '.%20', ';a=b,c');
+const NGINX_SEPARATORS = ['/', '/', '/', '//', '/./', '%2f', '/%2e/', '/zz1/../', '/zz2/%2e%2e/', '/zz3/.%2E/'];
+const OTHER_SEPARATORS = ['\\', '%5C', '/zz4/..;/', '/zz5\\..\\'];
+const OTHER_DECORATIONS = [';jsessionid=1', ';', '.', '%2e', '%20', '.%20', ';a=b,c'];
+
+/** Which origins' readings to draw from: all (default), or only what nginx itself decodes (case-sensitive, no `\`, no params). */
+export interface SpellingOptions {
+  readonly nginxOnly?: boolean;
+}
 const tailArb = fc.constantFrom('', '', 'x', 'index.php', '%ff', 'a%c0%af', '%e2%82', '%80%80/y', '%FF%FE', 'q%00.jpg');
 const queryArb = fc.constantFrom('', '', '?a=1', '?r=/../../x', '?%ff', '#frag');
 
@@ -58,8 +63,11 @@ const queryArb = fc.constantFrom('', '', '?a=1', '?r=/../../x', '?%ff', '#frag')
  * Spellings of `path` (a configured path) or of a path below it. Segments of `path` are spelled
  * byte by byte; the separators before and between them (and before the tail) are drawn freely.
  */
-export function spellingArb(path: string): fc.Arbitrary<Spelling> {
+export function spellingArb(path: string, options: SpellingOptions = {}): fc.Arbitrary<Spelling> {
   const segs = path.split('/').filter((s) => s !== '');
+  const separatorArb = fc.constantFrom(...NGINX_SEPARATORS, ...(options.nginxOnly ? [] : OTHER_SEPARATORS));
+  const decorationArb = fc.constantFrom('', '', '', ...(options.nginxOnly ? [] : OTHER_DECORATIONS));
+  const caseFlip = options.nginxOnly ? fc.constant(false) : fc.boolean();
   const dirOnly = path.endsWith('/');
   return fc.record({
     spelled: fc.tuple(...segs.map(() => fc.tuple(fc.array(fc.tuple(byteSpelling, caseFlip), { minLength: 1, maxLength: 6 }), separatorArb, decorationArb))),

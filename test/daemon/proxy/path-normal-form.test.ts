@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FUZZ_SEED } from '../../reliability/support/hostile-inputs.js';
 import { normalizePath, requestPaths } from '../../../daemon/proxy/path-normal-form.js';
 import { compilePrefixTable, type PrefixTable } from '../../../daemon/proxy/path-prefix.js';
 import { protectedPathArb, segmentArb, spellingArb } from './path-encodings.js';
+
+/** The suite's run counts; WAFCTL_FUZZ_RUNS (npm run reliability) scales them up. */
+const RUNS = (n: number) => Math.max(n, Number(process.env.WAFCTL_FUZZ_RUNS ?? 0));
 
 // The normal form decides what page protection and rate limits see, so it is tested as the
 // attacker uses it: every spelling of a protected path must land on it, whatever the bytes.
@@ -59,7 +63,7 @@ describe('path normal form: the cases of the security review and of each decisio
         expect(normalizePath(path)).toBe(path);
         if (unresolved !== null) expect(unresolved.startsWith('/')).toBe(true);
       }
-    }), { numRuns: 3000 });
+    }), { numRuns: RUNS(3000), seed: FUZZ_SEED });
   });
 });
 
@@ -68,7 +72,7 @@ describe('every spelling of a protected path is protected (property)', () => {
     fc.assert(fc.property(protectedPathArb.chain((p) => fc.tuple(fc.constant(p), spellingArb(p))), ([path, spelling]) => {
       const table = compilePrefixTable([{ path, value: 'protected' }, { path: '/', value: 'root' }, { path: '/zz1', value: 'decoy' }]);
       expect(hits(table, spelling.raw), `${spelling.raw} must hit ${path}`).toContain('protected');
-    }), { numRuns: 5000 });
+    }), { numRuns: RUNS(5000), seed: FUZZ_SEED });
   });
 
   it('the most specific rule cannot be traded for a looser one with `..` (both forms apply)', () => {
@@ -86,6 +90,6 @@ describe('every spelling of a protected path is protected (property)', () => {
       // A sibling whose extra text is dropped by Windows (trailing dots) or starts parameters is the same name.
       fc.pre(normalizePath(spelling.raw) !== normalizePath(path));
       expect(hits(table, spelling.raw), `${spelling.raw} is not ${path}`).toEqual([]);
-    }), { numRuns: 2000 });
+    }), { numRuns: RUNS(2000), seed: FUZZ_SEED });
   });
 });
