@@ -10,7 +10,8 @@ import type { EdgeLimits } from './edge-limits.js';
 //   as nginx and RFC 9112 6.1 say, since the origin would receive a body framed in a coding it was
 //   never told about;
 // - HTTP versions other than 1.0 and 1.1 (llhttp takes `HTTP/2.0` and 0.9 lines): 505 / 400;
-// - two Host fields (which one routes, which one the origin sees?): 400, as nginx;
+// - two Host fields (which one routes, which one the origin sees?): 400, as nginx; none in an
+//   HTTP/1.1 request: 400 (RFC 9112 3.2; node's requireHostHeader is off so the answer is ours);
 // - the URI, header size and header count limits: 414 / 431.
 // Every refusal closes the connection: after a framing doubt nothing later on it can be trusted.
 
@@ -40,6 +41,7 @@ export function protocolRefusal(req: IncomingMessage, limits: EdgeLimits): Refus
   }
   if (headerBytes > limits.maxHeaderBytes) return { status: 431, reason: `header fields larger than ${limits.maxHeaderBytes} bytes` };
   if (hosts > 1) return { status: 400, reason: 'more than one Host field' };
+  if (hosts === 0 && req.httpVersionMinor === 1) return { status: 400, reason: 'HTTP/1.1 request without Host' };
   if (transferEncoding !== null) {
     if (req.httpVersionMinor === 0) return { status: 400, reason: 'Transfer-Encoding in an HTTP/1.0 request' };
     if (transferEncoding.trim().toLowerCase() !== 'chunked') return { status: 501, reason: `Transfer-Encoding ${JSON.stringify(transferEncoding)} (only chunked is accepted)` };

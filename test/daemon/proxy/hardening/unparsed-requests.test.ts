@@ -100,6 +100,17 @@ describe('requests node answers without a request event (raw socket)', () => {
     }
   });
 
+  it('HTTP/1.1 without Host: the edge\'s page with a request id (node\'s own answer had none), nothing forwarded', async () => {
+    const bytes = origin.bytesReceived();
+    const reply = await rawExchange(edge.port, 'GET /x HTTP/1.1\r\nX-A: b\r\n\r\n');
+    expect(reply.statuses).toEqual([400]);
+    expect(reply.closedByServer).toBe(true);
+    expect(requestIdOf(reply.text)).toBeDefined();
+    expect(origin.bytesReceived()).toBe(bytes);
+    // HTTP/1.0 needs no Host: it goes to the default site (none here: 421).
+    expect((await rawExchange(edge.port, 'GET /x HTTP/1.0\r\n\r\n')).statuses).toEqual([421]);
+  });
+
   it('an unknown Host is answered with the page and logged nowhere', async () => {
     const before = edge.sink.wafEvents.length;
     const reply = await rawExchange(edge.port, `FOO / HTTP/1.1\r\nHost: other.test\r\n\r\n`);
