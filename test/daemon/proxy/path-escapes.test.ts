@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryCounterStore, type CounterStore } from '../../../daemon/store/counter-store.js';
 import { rawExchange, startRecordingOrigin, type RecordingOrigin } from './hardening/raw-client.js';
 import { startEdge, type RunningEdge } from './helpers.js';
 import { spellingArb } from './path-encodings.js';
@@ -10,6 +11,13 @@ import { spellingArb } from './path-encodings.js';
 // still reaches the origin with them (the check protects the path, it does not refuse odd URLs).
 
 const HOST = 'paths.test';
+
+/** Real counters on one pinned instant: the windows are wall-clock minutes, and a test must not straddle one. */
+function pinnedCounters(): CounterStore {
+  const store = new MemoryCounterStore();
+  const instant = 1_800_000_000_000;
+  return { hit: (key, windowMs) => store.hit(key, windowMs, instant) };
+}
 const ALLOWED = '10.9.9.9';
 
 function get(port: number, target: string, client: string) {
@@ -29,7 +37,7 @@ describe('protected paths and rate limits, every spelling (real edge, real origi
       id: 1, domain: HOST, origin: origin.url,
       pageProtection: [{ path: '/wp-admin', allow: [ALLOWED] }],
       rateLimits: [{ path: '/api', perMinute: 2 }],
-    }], { trustedProxies: ['127.0.0.1/32'] });
+    }], { trustedProxies: ['127.0.0.1/32'], counters: pinnedCounters() });
   });
   afterAll(async () => { await edge.close(); await origin.close(); });
 
