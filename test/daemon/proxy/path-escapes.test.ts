@@ -44,7 +44,7 @@ describe('protected paths and rate limits, every spelling (real edge, real origi
   it.each([
     '/%77p-admin/%ff', '/wp%2dadmin/index.php%80', '/%77p-admin/', '/WP-ADMIN/x', '/wp-admin;x/', '/public/..;/wp-admin/',
     '/wp-admin./', '/wp-admin%20/', '/wp-admin%00.jpg', '/x\\..\\wp-admin\\', '/x/..%2fwp-admin/', '/wp-admin/admin-ajax.php/%c0%af',
-    '/wp-admin/../public', '/wp-admin/%2e%2e%2fpublic',
+    '/wp-admin/../public', '/wp-admin/%2e%2e%2fpublic', 'http://paths.test/%77p-admin/%ff', 'HTTP://PATHS.TEST//%57P-ADMIN;x/',
   ])('%s: refused for other clients and never forwarded', async (target) => {
     const heads = origin.heads.length;
     const reply = await get(edge.port, target, freshClient());
