@@ -9,8 +9,10 @@ export interface EdgeRequest {
   readonly method: string;
   /** Request target as received. */
   readonly uri: string;
-  /** normalizePath(uri): what page protection and rate limits match. */
+  /** requestPaths(uri).path: the normal form page protection and rate limits match (path-normal-form.ts). */
   readonly path: string;
+  /** requestPaths(uri).unresolved: the path with its `..` segments in place, matched too; absent or null when it has none. */
+  readonly pathUnresolved?: string | null;
   readonly host: string;
   readonly client: IpKey;
   /** '' when geoip-country does not know the address. */

@@ -12,6 +12,7 @@ import { ClientIpResolver } from './client-ip.js';
 import { DISCARD_EVENTS, type EventSink } from './events.js';
 import { applyServerLimits, edgeLimits, httpServerOptions, type EdgeLimits } from './hardening/edge-limits.js';
 import { LoadShedder, type ShedderStats } from './hardening/load-shedder.js';
+import { UnparsedRequests } from './hardening/unparsed-requests.js';
 import { ALLOW_ALL, type RequestInspector } from './inspector.js';
 import { DEFAULT_TIMEOUTS, OriginPools, type OriginTimeouts } from './origin-pools.js';
 import { CheckPipeline } from './pipeline.js';
@@ -62,6 +63,7 @@ export class Edge {
   private readonly tunnels = new Set<Duplex>();
   private readonly limits: EdgeLimits;
   private readonly shedder: LoadShedder;
+  private readonly unparsed: UnparsedRequests;
 
   constructor(private readonly options: EdgeOptions) {
     this.current = options.snapshot;
@@ -75,10 +77,12 @@ export class Edge {
     const counters = options.counters ?? new MemoryCounterStore();
     this.limits = edgeLimits(options.limits);
     this.shedder = new LoadShedder(this.limits);
+    const clientIps = new ClientIpResolver(options.trustedProxies);
+    this.unparsed = new UnparsedRequests({ snapshot: () => this.current, clientIps, sink: options.sink ?? DISCARD_EVENTS });
     this.handler = new RequestHandler({
       counters,
       snapshot: () => this.current,
-      clientIps: new ClientIpResolver(options.trustedProxies),
+      clientIps,
       pipeline: new CheckPipeline(counters, bots),
       inspector: options.inspector ?? ALLOW_ALL,
       pools: this.pools,
@@ -117,6 +121,7 @@ export class Edge {
     const server = http.createServer({ ...httpServerOptions(this.limits), keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 65_000 });
     server.on('request', (req, res) => this.handler.handle(req, res, false));
     server.on('upgrade', (req, socket, head) => this.handler.upgrade(req, this.track(socket), head, false));
+    this.answerUnparsed(server);
     return this.start(server, spec);
   }
 
@@ -135,6 +140,7 @@ export class Edge {
     });
     server.on('request', (req, res) => this.handler.handle(req, res, true));
     server.on('upgrade', (req, socket, head) => this.handler.upgrade(req, this.track(socket), head, true));
+    this.answerUnparsed(server);
     return this.start(server, spec);
   }
 
@@ -157,6 +163,13 @@ export class Edge {
     this.tunnels.add(socket);
     socket.once('close', () => this.tunnels.delete(socket));
     return socket;
+  }
+
+  /** What node answers without a 'request' event: parser refusals and CONNECT (hardening/unparsed-requests.ts). */
+  private answerUnparsed(server: http.Server | https.Server): void {
+    server.on('clientError', (err, socket) => this.unparsed.clientError(err, socket));
+    // CONNECT sockets leave the server's connection tracking: close() must reach them like tunnels.
+    server.on('connect', (req, socket) => this.unparsed.connect(req, this.track(socket)));
   }
 
   private noSniCertificate(): { cert?: string; key?: string } {

@@ -11,6 +11,7 @@ const TITLES: Record<number, [string, string]> = {
   400: ['Bad request', 'The request could not be understood.'],
   403: ['Access denied', 'This request was blocked by the site\'s firewall.'],
   404: ['Not found', 'The requested page was not found.'],
+  405: ['Method not allowed', 'This server does not accept this request method.'],
   408: ['Request timeout', 'The request was not received in time.'],
   413: ['Request too large', 'The request body is larger than this site accepts.'],
   414: ['URI too long', 'The requested address is longer than this server accepts.'],

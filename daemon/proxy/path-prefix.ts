@@ -1,42 +1,15 @@
 // Page protection and rate limits match request paths by PREFIX on segment boundaries:
 // "/wp-admin" matches "/wp-admin", "/wp-admin/" and "/wp-admin/users.php", not "/wp-administrator".
 // A configured path ending in "/" ("/api/") matches only below it. The most specific (longest)
-// matching prefix wins. Both sides are compared in a normal form, so a request cannot walk
-// around a protected path with "/./wp-admin", "//wp-admin", "/x/../wp-admin", "/%77p-admin"
-// or "/WP-ADMIN" (some origins are case-insensitive, so matching is too).
+// matching prefix wins. Both sides are compared in the normal form of path-normal-form.ts (bytes
+// as the origin decodes them, dot segments, `//`, `\`, `;params`, case), so a request cannot walk
+// around a protected path by spelling it differently. A request whose path has `..` segments is
+// matched twice (resolved, and as written: EdgeRequest.pathUnresolved), and every rule either form
+// hits applies (checks/page.ts, checks/rate-limit.ts).
 
-/** The normal form of a request path (query string dropped). */
-export function normalizePath(rawUri: string): string {
-  const q = rawUri.indexOf('?');
-  let path = q === -1 ? rawUri : rawUri.slice(0, q);
-  const hash = path.indexOf('#');
-  if (hash !== -1) path = path.slice(0, hash);
-  // Absolute-form request targets ("http://host/path") carry the path after the authority.
-  if (!path.startsWith('/')) {
-    const scheme = path.indexOf('://');
-    const slash = scheme === -1 ? -1 : path.indexOf('/', scheme + 3);
-    path = slash === -1 ? '/' : path.slice(slash);
-  }
-  if (path.includes('%')) {
-    try { path = decodeURIComponent(path); } catch { /* malformed escapes: match on the raw text */ }
-  }
-  if (path.includes('\\')) path = path.replace(/\\/g, '/');
-  if (path.includes('//') || path.includes('/.')) path = removeDotSegments(path);
-  return path.toLowerCase();
-}
+import { normalizePath } from './path-normal-form.js';
 
-function removeDotSegments(path: string): string {
-  const out: string[] = [];
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    const seg = parts[i];
-    if (seg === '..') { out.pop(); if (i === parts.length - 1) out.push(''); }
-    else if (seg === '.') { if (i === parts.length - 1) out.push(''); }
-    else if (seg === '' && i !== parts.length - 1) continue;
-    else out.push(seg);
-  }
-  return '/' + out.join('/');
-}
+export { normalizePath, requestPaths, type RequestPaths } from './path-normal-form.js';
 
 export interface PrefixRule<T> {
   readonly path: string;
@@ -66,3 +39,4 @@ export function compilePrefixTable<T>(rules: ReadonlyArray<{ path: string; value
     },
   };
 }
+

@@ -25,7 +25,7 @@ import type { RequestInspector, Verdict } from './inspector.js';
 import type { OriginPools } from './origin-pools.js';
 import { OriginRelay } from './origin-relay.js';
 import { page } from './pages.js';
-import { normalizePath } from './path-prefix.js';
+import { requestPaths } from './path-prefix.js';
 import type { CheckPipeline } from './pipeline.js';
 import { blockPage, DROPPED_STATUS, drop, sendPage, siteBlockPage, writeRawPage as rawPage } from './respond.js';
 import { parseIp, type IpKey } from './ip-set.js';
@@ -162,8 +162,9 @@ export class RequestHandler {
     const client = this.deps.clientIps.resolve(peer, req.headers['x-forwarded-for']);
     const uri = originForm(req.url ?? '/');
     const h = req.headers;
+    const paths = requestPaths(uri);
     const edge: EdgeRequest = {
-      requestId, receivedAt: Date.now(), method: req.method ?? 'GET', uri, path: normalizePath(uri),
+      requestId, receivedAt: Date.now(), method: req.method ?? 'GET', uri, path: paths.path, pathUnresolved: paths.unresolved,
       host: h.host ?? site.domain, client, country: countryOf(client), userAgent: h['user-agent'] ?? '',
       referer: h.referer, cookie: h.cookie, secure, site,
     };

@@ -2,6 +2,7 @@
 // installs) in front of a real origin blocks attacks through the edge, passes benign requests, and
 // the blocks show up in `wafctl logs` with their rule ids and groups; in-process and with workers.
 import { createServer, request, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSandbox, stopAll, type E2eDaemon } from './daemon-harness.js';
 
@@ -26,6 +27,18 @@ function get(port: number, path: string): Promise<number> {
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Raw bytes to the edge; resolves with what it sent back once it closes the connection. */
+function raw(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => { text += d; });
+    socket.on('error', () => resolve(text));
+    socket.on('close', () => resolve(text));
   });
 }
 
@@ -65,5 +78,20 @@ describe.each([1, 2])('the edge with the WAF engine, --workers %i', (workers) =>
     expect(logs.find((l) => l.waf_rule_id === '942100')).toMatchObject({ group: 'crs', uri: '/?id=1%27%20OR%201=1--' });
     expect(logs.find((l) => l.group === 'cms')).toMatchObject({ waf_rule_id: '200120', uri: '/wp-config.php.bak' });
     expect(logs.some((l) => l.waf_rule_id === '949110')).toBe(true);
+  });
+
+  it('answers what node\'s parser refuses (400) and CONNECT (405) with a request id, and shows both in `wafctl logs`', async () => {
+    const refused = await raw(edge, 'FOO /e2e-parser HTTP/1.1\r\nHost: shop.example.test\r\n\r\n');
+    expect(refused).toMatch(/^HTTP\/1\.1 400 [\s\S]*x-request-id: /);
+    const connectReply = await raw(edge, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: shop.example.test\r\n\r\n');
+    expect(connectReply).toMatch(/^HTTP\/1\.1 405 /);
+    let logs: Array<{ waf_rule_id: string; group: string; uri: string }> = [];
+    for (let tries = 0; tries < 50; tries++) {
+      logs = (JSON.parse((await d.wafctl('--json', 'logs', '--per-page', '100')).stdout) as { logs: typeof logs }).logs;
+      if (logs.some((l) => l.waf_rule_id === 'parser-refused') && logs.some((l) => l.waf_rule_id === 'connect-refused')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(logs.find((l) => l.waf_rule_id === 'parser-refused')).toMatchObject({ group: 'edge', uri: '/e2e-parser' });
+    expect(logs.find((l) => l.waf_rule_id === 'connect-refused')).toMatchObject({ group: 'edge', uri: '127.0.0.1:22' });
   });
 });

@@ -8,9 +8,11 @@ import { requireLiveSite } from './site-lookup.js';
 
 // Rate-limit paths and protected pages on a config draft (run inside ConfigStore.update; a throw
 // discards the draft, so a refused change changes nothing).
-// Paths are stored in the edge's normal form (path-prefix.ts: decoded, dot segments removed, lower
+// Paths are stored in the edge's normal form (path-normal-form.ts: decoded, dot segments removed, lower
 // case): what `protect ... list` shows is exactly what the edge matches, and "/WP-Admin" and
-// "/wp-admin" are one path (409 duplicate), as they are one path at the edge.
+// "/wp-admin" are one path (409 duplicate), as they are one path at the edge. Stored paths are
+// compared in the current normal form, so a path stored by an older release (whose normal form
+// kept `;params` or invalid escapes) is still found and removed by any spelling.
 
 export function storedPath(path: string): string {
   return normalizePath(path);
@@ -20,7 +22,7 @@ export function addRateLimit(config: Config, domain: string, input: { path: stri
   const site = requireLiveSite(config, domain);
   const list = site.protection.rate_limits;
   const path = storedPath(input.path);
-  if (list.some((r) => r.path === path)) throw new WafctlError('duplicate', `${path} already has a rate limit; remove it first to change it`);
+  if (list.some((r) => storedPath(r.path) === path)) throw new WafctlError('duplicate', `${path} already has a rate limit; remove it first to change it`);
   const limit = PLAN_LIMITS[site.plan].rateLimitPaths;
   if (list.length >= limit) throw new WafctlError('limit_exceeded', `the ${site.plan} plan allows ${limit} rate-limited paths, and ${site.domain} has ${list.length}`);
   list.push({ path, per_minute: input.per_minute });
@@ -31,7 +33,7 @@ export function addRateLimit(config: Config, domain: string, input: { path: stri
 export function removeRateLimit(config: Config, domain: string, pathText: string, now: string): RateLimitView[] {
   const site = requireLiveSite(config, domain);
   const path = storedPath(pathText);
-  const index = site.protection.rate_limits.findIndex((r) => r.path === path);
+  const index = site.protection.rate_limits.findIndex((r) => storedPath(r.path) === path);
   if (index === -1) throw new WafctlError('not_found', `${path} has no rate limit on ${site.domain}`);
   site.protection.rate_limits.splice(index, 1);
   site.updated_at = now;
@@ -55,7 +57,7 @@ export function addProtectedPage(config: Config, domain: string, input: { path: 
   const allow = canonicalAllowList(input.allow);
   const list = site.protection.protected_pages;
   const path = storedPath(input.path);
-  if (list.some((p) => p.path === path)) throw new WafctlError('duplicate', `${path} is already protected; remove it first to change its allow list`);
+  if (list.some((p) => storedPath(p.path) === path)) throw new WafctlError('duplicate', `${path} is already protected; remove it first to change its allow list`);
   const limit = PLAN_LIMITS[site.plan].protectedPaths;
   if (list.length >= limit) throw new WafctlError('limit_exceeded', `the ${site.plan} plan allows ${limit} protected paths, and ${site.domain} has ${list.length}`);
   list.push({ path, allow });
@@ -66,7 +68,7 @@ export function addProtectedPage(config: Config, domain: string, input: { path: 
 export function removeProtectedPage(config: Config, domain: string, pathText: string, now: string): ProtectedPageView[] {
   const site = requireLiveSite(config, domain);
   const path = storedPath(pathText);
-  const index = site.protection.protected_pages.findIndex((p) => p.path === path);
+  const index = site.protection.protected_pages.findIndex((p) => storedPath(p.path) === path);
   if (index === -1) throw new WafctlError('not_found', `${path} is not a protected page of ${site.domain}`);
   site.protection.protected_pages.splice(index, 1);
   site.updated_at = now;

@@ -64,7 +64,9 @@ export function httpServerOptions(limits: EdgeLimits): ServerOptions {
     // How often node looks for heads that took too long: a quarter of the timeout, at most a second.
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.headerTimeoutMs / 4))),
     insecureHTTPParser: false,
-    requireHostHeader: true,
+    // The request guard refuses an HTTP/1.1 request without Host, with the edge's page (node's own
+    // answer is a bare 400 without a request id).
+    requireHostHeader: false,
     joinDuplicateHeaders: false,
   };
 }

@@ -6,10 +6,12 @@ import type { EdgeLimits } from './edge-limits.js';
 // with Transfer-Encoding, duplicate or malformed Content-Length, bad chunk sizes, obs-fold, bare
 // LF or CR, `chunked` that is not the last coding. The gaps it leaves, closed here:
 // - Transfer-Encoding in an HTTP/1.0 request (a 1.0 hop behind us would frame it by length): 400;
-// - a coding other than plain `chunked` (`gzip, chunked`): 501, as nginx and RFC 9112 6.1 say,
-//   since the origin would receive a body framed in a coding it was never told about;
+// - a coding other than plain `chunked` (`gzip, chunked`, also spread over several fields): 501,
+//   as nginx and RFC 9112 6.1 say, since the origin would receive a body framed in a coding it was
+//   never told about;
 // - HTTP versions other than 1.0 and 1.1 (llhttp takes `HTTP/2.0` and 0.9 lines): 505 / 400;
-// - two Host fields (which one routes, which one the origin sees?): 400, as nginx;
+// - two Host fields (which one routes, which one the origin sees?): 400, as nginx; none in an
+//   HTTP/1.1 request: 400 (RFC 9112 3.2; node's requireHostHeader is off so the answer is ours);
 // - the URI, header size and header count limits: 414 / 431.
 // Every refusal closes the connection: after a framing doubt nothing later on it can be trusted.
 
@@ -34,10 +36,12 @@ export function protocolRefusal(req: IncomingMessage, limits: EdgeLimits): Refus
     const name = raw[i];
     headerBytes += name.length + raw[i + 1].length + 4; // ": " and CRLF, as on the wire
     if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
-    else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') transferEncoding = raw[i + 1];
+    // Several fields are one comma-separated list (RFC 9110 5.3): `identity` then `chunked` is `identity, chunked`.
+    else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') transferEncoding = transferEncoding === null ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
   }
   if (headerBytes > limits.maxHeaderBytes) return { status: 431, reason: `header fields larger than ${limits.maxHeaderBytes} bytes` };
   if (hosts > 1) return { status: 400, reason: 'more than one Host field' };
+  if (hosts === 0 && req.httpVersionMinor === 1) return { status: 400, reason: 'HTTP/1.1 request without Host' };
   if (transferEncoding !== null) {
     if (req.httpVersionMinor === 0) return { status: 400, reason: 'Transfer-Encoding in an HTTP/1.0 request' };
     if (transferEncoding.trim().toLowerCase() !== 'chunked') return { status: 501, reason: `Transfer-Encoding ${JSON.stringify(transferEncoding)} (only chunked is accepted)` };

@@ -110,6 +110,13 @@ describe('protected pages', () => {
     await refusedUnchanged(() => client.removeProtectedPage('shop.example.test', '/x'), 'not_found');
   });
 
+  it('finds a path stored by an older release (an earlier normal form) by any spelling', async () => {
+    // Older releases kept `;params` and trailing dots in the stored form; the edge now reads both as /legacy.
+    await store.update((draft) => { draft.sites.find((s) => s.domain === 'other.example.test')!.protection.protected_pages.push({ path: '/legacy;x.', allow: ['192.0.2.1'] }); });
+    await refusedUnchanged(() => client.addProtectedPage('other.example.test', { path: '/LEGACY', allow: ['192.0.2.2'] }), 'duplicate');
+    expect(await client.removeProtectedPage('other.example.test', '/%6cegacy')).toEqual([]);
+  });
+
   it('applies the plan limit of 5 protected paths on free', async () => {
     for (const p of ['/p1', '/p2', '/p3', '/p4']) await client.addProtectedPage('shop.example.test', { path: p, allow: ['192.0.2.1'] });
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/p5', allow: ['192.0.2.1'] }), 'limit_exceeded');

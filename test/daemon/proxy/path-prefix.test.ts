@@ -11,7 +11,7 @@ describe('normalizePath', () => {
     ['/%77p-admin', '/wp-admin'],
     ['/WP-ADMIN', '/wp-admin'],
     ['/a\\..\\wp-admin', '/wp-admin'],
-    ['/%zz', '/%zz'],
+    ['/%zz', '/%25zz'],
     ['http://host.test/wp-admin?x', '/wp-admin'],
     ['/a/.', '/a/'],
   ])('%s -> %s', (raw, normal) => expect(normalizePath(raw)).toBe(normal));

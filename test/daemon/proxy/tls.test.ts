@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import tls, { type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Edge } from '../../../daemon/proxy/edge.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
@@ -29,8 +29,21 @@ function get(port: number, servername: string, ca: string): Promise<{ status: nu
   });
 }
 
+/** Raw bytes over TLS; resolves with everything the edge sent once it closes. */
+function rawTls(port: number, servername: string, ca: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca }, () => socket.write(bytes));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => { text += d; });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 describe('HTTPS edge with a certificate per site (SNI)', () => {
   let dir: string, origin: Origin, edge: Edge, port: number;
+  const sink = new RecordingSink();
   let a: { cert: string; key: string }, b: { cert: string; key: string };
 
   beforeAll(async () => {
@@ -43,7 +56,7 @@ describe('HTTPS edge with a certificate per site (SNI)', () => {
         { id: 1, domain: 'a.test', origin: origin.url, tls: a },
         { id: 2, domain: 'b.test', origin: origin.url, tls: b },
       ] }),
-      sink: new RecordingSink(),
+      sink,
     });
     port = await edge.listenHttps({ port: 0, host: '127.0.0.1' });
   });
@@ -64,5 +77,18 @@ describe('HTTPS edge with a certificate per site (SNI)', () => {
     const c = selfSigned(dir, 'c.test');
     edge.setSnapshot(buildEdgeSnapshot({ sites: [{ id: 3, domain: 'c.test', origin: origin.url, tls: c }] }));
     expect(await get(port, 'c.test', c.cert)).toMatchObject({ status: 200, cn: 'c.test' });
+  });
+
+  it('answers CONNECT (405) and heads the parser refuses (400) over TLS too, each a WAF event', async () => {
+    edge.setSnapshot(buildEdgeSnapshot({ sites: [
+      { id: 1, domain: 'a.test', origin: origin.url, tls: a },
+      { id: 2, domain: 'b.test', origin: origin.url, tls: b },
+    ] }));
+    const connect = await rawTls(port, 'a.test', a.cert, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: a.test\r\n\r\n');
+    expect(connect).toMatch(/^HTTP\/1\.1 405 /);
+    const refused = await rawTls(port, 'b.test', b.cert, 'FOO / HTTP/1.1\r\nHost: b.test\r\n\r\n');
+    expect(refused).toMatch(/^HTTP\/1\.1 400 /);
+    const id = /x-request-id: (\S+)/.exec(refused)![1];
+    expect(sink.wafEvents.find((e) => e.request_id === id)).toMatchObject({ site_id: 2, rule_id: 'parser-refused', method: 'FOO' });
   });
 });

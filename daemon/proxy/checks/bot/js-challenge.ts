@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { normalizePath } from '../../path-normal-form.js';
 import type { Interstitial } from '../outcome.js';
 import { SHA256_JS } from './sha256-page-script.js';
 
@@ -104,10 +105,27 @@ function safeEqual(a: string, b: string): boolean {
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
-/** Only a local path: never an open redirect to another host ("//evil", "/\\evil", "https://..."). */
+// The return path is resolved the way the browser will resolve the redirect (WHATWG URL, which
+// drops tabs and newlines anywhere, reads `\` as `/` and `//x` as a host) against a fixed origin:
+// only a result on that same origin is kept, and only its path and query are sent back, re-checked
+// so the Location can never start with `//` (`/.//evil` has the pathname `//evil`).
+const RETURN_BASE = 'http://return.wafctl.invalid';
+
+/** A same-origin path and query by construction; '/' for anything else (open redirects: "/\t/evil", "//evil", "/\\evil", "https:..."). */
 export function safeReturnPath(path: string): string {
-  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\') || path.startsWith(CHALLENGE_PATH)) return '/';
-  return /[\r\n]/.test(path) ? '/' : path;
+  if (path.charCodeAt(0) !== 47 /* / */) return '/';
+  const local = sameOriginPath(path);
+  if (local === null || normalizePath(local).startsWith(CHALLENGE_PATH)) return '/';
+  // What the browser does with the Location we send must be that same path again.
+  return sameOriginPath(local) === local ? local : '/';
+}
+
+function sameOriginPath(path: string): string | null {
+  let url: URL;
+  try { url = new URL(path, RETURN_BASE); } catch { return null; }
+  if (url.origin !== RETURN_BASE || url.username || url.password) return null;
+  const local = url.pathname + url.search;
+  return local.charCodeAt(0) === 47 && local.charCodeAt(1) !== 47 && local.charCodeAt(1) !== 92 ? local : null;
 }
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
