@@ -1,7 +1,7 @@
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Stats } from 'node:fs';
-import { ancestorProblem, daemonUid, ownedEntryProblem } from './file-trust.js';
+import { ancestorProblem, daemonUid, ownedEntryProblem, ownerProblem } from './file-trust.js';
 
 // Whether the data dir can be trusted before the daemon reads its settings and keys from it or
 // writes its log, keys and events into it (security review M3). Like sshd's StrictModes:
@@ -23,8 +23,9 @@ export class UntrustedPathError extends Error {
 const MAX_LINKS = 40; // Linux's MAXSYMLINKS
 
 /**
- * Checks the directories leading to `path` (and `path` itself if it exists, as a directory on the
- * way). Returns the real path, or null when part of it does not exist yet (what exists was checked).
+ * Checks the directories leading to `path` (every link and directory on the way, with the ancestor
+ * rule; the final directory only for its owner: the caller applies its own rule to it). Returns the
+ * real path, or null when part of it does not exist yet (what exists was checked).
  */
 export async function checkPathChain(path: string, euid: number, what: string): Promise<string | null> {
   const pending = components(resolve(path));
@@ -47,7 +48,9 @@ export async function checkPathChain(path: string, euid: number, what: string): 
       if (code === 'ENOENT' || code === 'ENOTDIR') return null; // the caller creates it, or reports it
       throw error;
     }
-    refuse(ancestorProblem(next, info, euid), what);
+    // The last component (pending empty, not a link) is the target itself: owner only here.
+    const isTarget = pending.length === 0 && !info.isSymbolicLink();
+    refuse(isTarget ? ownerProblem(next, info, euid) : ancestorProblem(next, info, euid), what);
     if (info.isSymbolicLink()) {
       if (++links > MAX_LINKS) throw new UntrustedPathError(`${what} is not safe: too many symbolic links under ${next}`);
       const target = await readlink(next);
@@ -80,7 +83,9 @@ export async function checkDataDirTrust(dir: string, options: { entries: boolean
 export async function checkSocketDirTrust(socketPath: string): Promise<void> {
   const euid = daemonUid();
   if (euid === null) return;
-  await checkPathChain(dirname(resolve(socketPath)), euid, `admin socket ${socketPath}`);
+  const what = `admin socket ${socketPath}`;
+  const real = await checkPathChain(dirname(resolve(socketPath)), euid, what);
+  if (real !== null) refuse(ancestorProblem(real, await lstat(real), euid), what);
 }
 
 async function checkEntries(dir: string, euid: number, what: string): Promise<void> {

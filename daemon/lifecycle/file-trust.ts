@@ -25,7 +25,7 @@ export function describeOwnerAndMode(info: Stats): string {
  * entry in it), as "PATH is ...; fix: ..."; null when nothing is. `info` comes from lstat or fstat.
  */
 export function ownedEntryProblem(path: string, info: Stats, euid: number): string | null {
-  if (info.isSymbolicLink()) return `${path} is a symbolic link, which the daemon does not follow in its data dir; fix: replace it with the file itself (rm ${path})`;
+  if (info.isSymbolicLink()) return symlinkProblem(path);
   if (!info.isFile() && !info.isDirectory() && !info.isSocket()) return `${path} is not a regular file or directory (${describeOwnerAndMode(info)}); fix: rm ${path}`;
   if (!isTrustedOwner(info.uid, euid)) return foreignOwner(path, info, euid);
   if (info.mode & 0o022) return `${path} is writable by group or others (${describeOwnerAndMode(info)}); fix: chmod go-w ${path}`;
@@ -40,12 +40,22 @@ export function ownedEntryProblem(path: string, info: Stats, euid: number): stri
  * where nobody but an entry's owner may rename or remove it: the entries after it are checked).
  */
 export function ancestorProblem(path: string, info: Stats, euid: number): string | null {
-  if (!isTrustedOwner(info.uid, euid)) return foreignOwner(path, info, euid);
+  const owner = ownerProblem(path, info, euid);
+  if (owner !== null) return owner;
   const sticky = (info.mode & 0o1000) !== 0;
   if (info.isDirectory() && info.mode & 0o022 && !sticky) {
     return `${path} is writable by group or others and not sticky (${describeOwnerAndMode(info)}), so another user could replace what is under it; fix: chmod go-w ${path} (or chmod +t ${path} for a shared dir like /tmp)`;
   }
   return null;
+}
+
+/** Only the owner rule (the target of a path walk, which the caller checks further). */
+export function ownerProblem(path: string, info: Stats, euid: number): string | null {
+  return isTrustedOwner(info.uid, euid) ? null : foreignOwner(path, info, euid);
+}
+
+export function symlinkProblem(path: string): string {
+  return `${path} is a symbolic link, which the daemon does not follow in its data dir; fix: replace it with the file itself (rm ${path})`;
 }
 
 function foreignOwner(path: string, info: Stats, euid: number): string {

@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { daemonUid, ownedEntryProblem } from './file-trust.js';
+import { daemonUid, ownedEntryProblem, symlinkProblem } from './file-trust.js';
 
 // The daemon's own files are opened without following a symbolic link (O_NOFOLLOW): a link planted
 // in place of the log, a key or the config is refused with an error naming it, never followed to
@@ -27,7 +27,7 @@ export class UnsafeFileError extends Error {
 /** ELOOP from O_NOFOLLOW means "the last component is a symbolic link": say so, by name. */
 export function explainOpenError(error: unknown, path: string): unknown {
   if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-    return new UnsafeFileError(`${path} is a symbolic link, which the daemon does not follow for its own files; fix: replace it with the file itself (rm ${path})`);
+    return new UnsafeFileError(symlinkProblem(path));
   }
   return error;
 }

@@ -61,7 +61,7 @@ export async function readDaemonFile(path: string): Promise<Record<string, unkno
     if (bytes === null) return {};
     text = bytes.toString('utf8');
   } catch (error) {
-    if (error instanceof UnsafeFileError) throw new StartupError(error.message);
+    if (error instanceof UnsafeFileError) throw new StartupError(`data dir ${dirname(path)} is not safe: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return {};
     // An unusable data dir is reported by the data-dir check, with a clearer message.

@@ -79,8 +79,9 @@ async function refuseUntrustedDir(dir: string): Promise<void> {
 /** The pair, or null when either file is missing (a new pair is then written). */
 async function readPair(certFile: string, keyFile: string): Promise<PemPair | null> {
   const cert = await readTlsFile(certFile);
+  if (cert === null) return null;
   const key = await readTlsFile(keyFile);
-  return cert === null || key === null ? null : { certPem: cert, keyPem: key };
+  return key === null ? null : { certPem: cert, keyPem: key };
 }
 
 async function readTlsFile(file: string): Promise<string | null> {
