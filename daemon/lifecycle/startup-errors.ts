@@ -15,8 +15,8 @@ export class StartupError extends Error {
 
 /**
  * Creates the data dir (0700) if needed, refuses one another user could control (data-dir-trust.ts:
- * checked before anything is created, and again with every entry once it exists) and proves it is
- * writable.
+ * the way there before anything is created, then the dir and every entry in it before anything is
+ * written) and proves it is writable.
  */
 export async function prepareDataDir(dir: string): Promise<void> {
   await trusted(() => checkDataDirTrust(dir, { entries: false }));
@@ -25,20 +25,28 @@ export async function prepareDataDir(dir: string): Promise<void> {
   } catch (error) {
     throw new StartupError(`data dir ${dir} cannot be created: ${reason(error)}`);
   }
-  await trusted(() => checkDataDirTrust(dir, { entries: false }));
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) throw new StartupError(`data dir ${dir} is not a directory`);
+  const info = await notWritable(dir, async () => {
+    const found = await stat(dir);
+    if (!found.isDirectory()) throw new StartupError(`data dir ${dir} is not a directory`);
     await access(dir, constants.W_OK | constants.X_OK);
+    return found;
+  });
+  await trusted(() => checkDataDirTrust(dir, { entries: true }));
+  await notWritable(dir, async () => {
     const probe = join(dir, `.write-test-${process.pid}`);
     await writeFile(probe, '', { mode: 0o600, flag: 'wx' });
     await unlink(probe);
     if (process.getuid && info.uid === process.getuid()) await chmod(dir, 0o700);
+  });
+}
+
+async function notWritable<T>(dir: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw new StartupError(`data dir ${dir} is not writable: ${reason(error)}`);
   }
-  await trusted(() => checkDataDirTrust(dir, { entries: true }));
 }
 
 /** Runs a trust check; its refusal, or a failure to check, becomes one start error line. */
