@@ -97,7 +97,7 @@ async function readTlsFile(file: string): Promise<string | null> {
 // key, a link) is replaced, never written through.
 async function writePair(certFile: string, keyFile: string, pair: PemPair): Promise<void> {
   await replaceFile(keyFile, pair.keyPem, 0o600);
-  await replaceFile(certFile, pair.certPem, 0o644);
+  await replaceFile(certFile, pair.certPem, 0o600); // 0600 like everything in the data dir (SECURITY.md, Files)
 }
 
 function isUsable(server: PemPair, ca: PemPair, now: Date): boolean {
