@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { WafctlError } from '../shared/errors.js';
@@ -11,6 +10,7 @@ import type { ManagementDependencies } from './api/v1/dependencies.js';
 import { managementApiPlugin } from './api/v1/plugin.js';
 import type { EdgeFactory } from './edge-service.js';
 import { ingestPlugin, type IngestDependencies } from './ingest/plugin.js';
+import { readTrustedFile, replaceFile } from './lifecycle/safe-open.js';
 import type { DaemonOptions } from './options/option-table.js';
 import type { ConfigSnapshot, ConfigStore } from './store/config/config-store.js';
 import { findSite } from './store/config/sites.js';
@@ -166,15 +166,13 @@ function keyIndex(snapshot: ConfigSnapshot): Map<string, StoredSite> {
   return index;
 }
 
+// Read without following a link and only when no other user controls it; a new key is written
+// fresh and renamed into place (safe-open.ts).
 async function challengeSecret(file: string): Promise<Buffer> {
-  try {
-    const key = await readFile(file);
-    if (key.length >= 32) return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const existing = await readTrustedFile(file);
+  if (existing !== null && existing.length >= 32) return existing;
   const key = randomBytes(32);
-  await writeFile(file, key, { mode: 0o600 });
+  await replaceFile(file, key, 0o600);
   return key;
 }
 

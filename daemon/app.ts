@@ -14,7 +14,8 @@ import { createDaemonLogger } from './lifecycle/daemon-log.js';
 import { writeAdminSocketPointer } from './lifecycle/admin-socket-pointer.js';
 import { acquirePidLock, type PidLock } from './lifecycle/pid-lock.js';
 import { Shutdown } from './lifecycle/shutdown.js';
-import { listenError, prepareDataDir, StartupError } from './lifecycle/startup-errors.js';
+import { checkSocketDirTrust } from './lifecycle/data-dir-trust.js';
+import { listenError, prepareDataDir, StartupError, trusted } from './lifecycle/startup-errors.js';
 import { VERSION } from './lifecycle/version.js';
 import { OPTION_ROWS, RESTART_ONLY, type DaemonOptions } from './options/option-table.js';
 import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
@@ -61,6 +62,8 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
   const now = build.now ?? (() => new Date());
   const paths = dataPaths(options.dataDir);
   await prepareDataDir(paths.dir);
+  // An admin socket elsewhere (--admin-socket) gets the same rule for the dirs leading to it.
+  await trusted(() => checkSocketDirTrust(options.adminSocket));
   const lock = acquirePidLock(paths.pidFile);
   let logger: Logger | null = null;
   try {

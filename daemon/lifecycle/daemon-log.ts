@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { openAppendOwnedSync } from './safe-open.js';
 
 // The daemon's log: JSON lines in <data>/daemon.log (pino, which is also fastify's logger).
 // Secrets never reach it: the API key and bearer headers are redacted wherever they appear.
@@ -52,9 +53,12 @@ const serializers = {
 // listener the destination throws from every log call (ENOSPC), which reached clients as fastify's
 // fallback 500 with the errno in it, or as a reset. Lines that cannot be written are dropped and
 // counted; the count is logged once the disk takes writes again.
-export function createDaemonLogger(file: string, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
-  // 0600 whatever the umask: the log names clients, hosts and paths.
-  const destination = pino.destination({ dest: file, mkdir: true, sync: true, maxLength: MAX_PENDING_LOG_BYTES, mode: 0o600 });
+// `file` is the log's path, or an fd the caller opened (tests: /dev/full).
+export function createDaemonLogger(file: string | number, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
+  // 0600 whatever the umask or an older file's mode: the log names clients, hosts and paths. A link
+  // in its place, or a log another user controls, is refused (safe-open.ts), not appended to.
+  const fd = typeof file === 'number' ? file : openAppendOwnedSync(file, 0o600);
+  const destination = pino.destination({ dest: fd, sync: true, maxLength: MAX_PENDING_LOG_BYTES });
   const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers, base: { pid: process.pid } }, destination);
   let failures = 0;
   destination.on('error', () => {

@@ -1,9 +1,10 @@
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readOwnedFileSync } from './safe-open.js';
 
 // One daemon per data dir: <data>/wafctl.pid, created exclusively (O_EXCL). A pid file whose process
 // is gone (or is not a wafctl daemon any more: pids get reused) is stale and taken over. The takeover
 // itself is guarded by a second exclusive file so two daemons starting at once over the same stale
-// pid file cannot both win.
+// pid file cannot both win. O_EXCL never follows a link; reads do not either (safe-open.ts).
 
 export class AlreadyRunningError extends Error {
   readonly pid: number;
@@ -87,7 +88,7 @@ function takeOverStale(file: string, stalePid: number | null): void {
 
 export function readPid(file: string): number | null {
   try {
-    const text = readFileSync(file, 'utf8').trim();
+    const text = readOwnedFileSync(file)?.toString('utf8').trim() ?? '';
     return /^\d+$/.test(text) ? Number(text) : null;
   } catch {
     return null;
@@ -111,7 +112,7 @@ export function isLiveDaemon(pid: number): boolean {
 
 function isFresh(file: string, withinMs = 2_000): boolean {
   try {
-    return Date.now() - statSync(file).mtimeMs < withinMs;
+    return Date.now() - lstatSync(file).mtimeMs < withinMs;
   } catch {
     return false;
   }

@@ -1,5 +1,7 @@
 import { access, chmod, constants, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkDataDirTrust, UntrustedPathError } from './data-dir-trust.js';
+import { UnsafeFileError } from './safe-open.js';
 
 // The checks and messages of a start that cannot go on. Each failure is ONE line naming the problem
 // (`wafctl daemon start` prints it and exits non-zero).
@@ -11,24 +13,49 @@ export class StartupError extends Error {
   }
 }
 
-/** Creates the data dir (0700) if needed and proves it is writable. */
+/**
+ * Creates the data dir (0700) if needed, refuses one another user could control (data-dir-trust.ts:
+ * the way there before anything is created, then the dir and every entry in it before anything is
+ * written) and proves it is writable.
+ */
 export async function prepareDataDir(dir: string): Promise<void> {
+  await trusted(() => checkDataDirTrust(dir, { entries: false }));
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new StartupError(`data dir ${dir} cannot be created: ${reason(error)}`);
   }
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) throw new StartupError(`data dir ${dir} is not a directory`);
+  const info = await notWritable(dir, async () => {
+    const found = await stat(dir);
+    if (!found.isDirectory()) throw new StartupError(`data dir ${dir} is not a directory`);
     await access(dir, constants.W_OK | constants.X_OK);
+    return found;
+  });
+  await trusted(() => checkDataDirTrust(dir, { entries: true }));
+  await notWritable(dir, async () => {
     const probe = join(dir, `.write-test-${process.pid}`);
-    await writeFile(probe, '', { mode: 0o600 });
+    await writeFile(probe, '', { mode: 0o600, flag: 'wx' });
     await unlink(probe);
     if (process.getuid && info.uid === process.getuid()) await chmod(dir, 0o700);
+  });
+}
+
+async function notWritable<T>(dir: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw new StartupError(`data dir ${dir} is not writable: ${reason(error)}`);
+  }
+}
+
+/** Runs a trust check; its refusal, or a failure to check, becomes one start error line. */
+export async function trusted(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof UntrustedPathError || error instanceof UnsafeFileError) throw new StartupError(error.message);
+    throw new StartupError(`cannot check ${(error as NodeJS.ErrnoException).path ?? 'the data dir'}: ${reason(error)}`);
   }
 }
 

@@ -1,9 +1,12 @@
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataPaths, defaultDataDir } from '../../shared/paths.js';
 import { parseIpRange } from '../../shared/schemas/ip.js';
+import { checkDataDirTrust } from '../lifecycle/data-dir-trust.js';
+import { readTrustedFile, UnsafeFileError } from '../lifecycle/safe-open.js';
+import { StartupError, trusted } from '../lifecycle/startup-errors.js';
 import { OPTION_ROWS, type DaemonOptions, type OptionKind, type OptionRow } from './option-table.js';
 
 // argv, environment and <data>/daemon.json into one DaemonOptions: flags > env > file > defaults.
@@ -31,6 +34,9 @@ export function parseDaemonArgv(argv: readonly string[]): Flags {
 
 export async function resolveDaemonOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<DaemonOptions> {
   const dataDir = typeof flags['data-dir'] === 'string' ? resolve(cwd, flags['data-dir']) : defaultDataDir(env);
+  // Settings (an audit log path, an admin socket, certificate files) are only taken from a data dir
+  // no other user controls: checked before daemon.json is read.
+  await trusted(() => checkDataDirTrust(dataDir, { entries: false }));
   const file = await readDaemonFile(dataPaths(dataDir).daemonConfig);
   const options: Record<string, unknown> = { dataDir };
   for (const row of OPTION_ROWS) {
@@ -50,10 +56,14 @@ export async function resolveDaemonOptions(flags: Flags, env: NodeJS.ProcessEnv 
 export async function readDaemonFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Not through a link, and only a file no other user controls.
+    const bytes = await readTrustedFile(path);
+    if (bytes === null) return {};
+    text = bytes.toString('utf8');
   } catch (error) {
+    if (error instanceof UnsafeFileError) throw new StartupError(`data dir ${dirname(path)} is not safe: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    if (code === 'ENOTDIR') return {};
     // An unusable data dir is reported by the data-dir check, with a clearer message.
     if (code === 'EACCES' && !(await access(dirname(path), constants.X_OK).then(() => true, () => false))) return {};
     throw new OptionsError(`cannot read ${path}: ${(error as Error).message}`);

@@ -1,13 +1,17 @@
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { DataPaths } from '../../shared/paths.js';
+import { daemonUid, ownedEntryProblem } from '../lifecycle/file-trust.js';
+import { readTrustedFile, replaceFile, UnsafeFileError } from '../lifecycle/safe-open.js';
 import { createLocalCa, createServerCertificate, type PemPair } from './certificates.js';
 
 // The API listener's certificate: the operator's own (--tls-cert/--tls-key), or a local CA and a
 // server certificate generated on first start under <data>/tls/ (keys 0600, directory 0700).
 // A generated server certificate is renewed on start when it has less than 30 days left.
+// Nothing under tls/ is read or written through a symbolic link or trusted when another user
+// controls it (security review M3): the CA key is what the CLI's trust rests on.
 
 export interface ApiTls {
   cert: string;
@@ -29,6 +33,7 @@ const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 export async function ensureApiTls(paths: DataPaths, operator: { certFile?: string; keyFile?: string }, now = new Date()): Promise<ApiTls> {
   if (operator.certFile || operator.keyFile) return loadOperatorPair(operator.certFile, operator.keyFile);
   await mkdir(paths.tlsDir, { recursive: true, mode: 0o700 });
+  await refuseUntrustedDir(paths.tlsDir);
   await chmod(paths.tlsDir, 0o700);
   let ca = await readPair(paths.caCert, paths.caKey);
   let generated = false;
@@ -64,19 +69,35 @@ async function loadOperatorPair(certFile: string | undefined, keyFile: string | 
   return { cert, key, caFile: null, generated: false };
 }
 
+async function refuseUntrustedDir(dir: string): Promise<void> {
+  const euid = daemonUid();
+  if (euid === null) return;
+  const problem = ownedEntryProblem(dir, await lstat(dir), euid);
+  if (problem !== null) throw new TlsSetupError(problem);
+}
+
+/** The pair, or null when either file is missing (a new pair is then written). */
 async function readPair(certFile: string, keyFile: string): Promise<PemPair | null> {
+  const cert = await readTlsFile(certFile);
+  if (cert === null) return null;
+  const key = await readTlsFile(keyFile);
+  return key === null ? null : { certPem: cert, keyPem: key };
+}
+
+async function readTlsFile(file: string): Promise<string | null> {
   try {
-    return { certPem: await readFile(certFile, 'utf8'), keyPem: await readFile(keyFile, 'utf8') };
+    return (await readTrustedFile(file))?.toString('utf8') ?? null;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new TlsSetupError(`cannot read ${certFile}: ${(error as Error).message}`);
+    if (error instanceof UnsafeFileError) throw new TlsSetupError(error.message);
+    throw new TlsSetupError(`cannot read ${file}: ${(error as Error).message}`);
   }
 }
 
+// Each file is written fresh (O_EXCL) and renamed into place: whatever stood at the name (an old
+// key, a link) is replaced, never written through.
 async function writePair(certFile: string, keyFile: string, pair: PemPair): Promise<void> {
-  await writeFile(keyFile, pair.keyPem, { mode: 0o600 });
-  await chmod(keyFile, 0o600);
-  await writeFile(certFile, pair.certPem, { mode: 0o644 });
+  await replaceFile(keyFile, pair.keyPem, 0o600);
+  await replaceFile(certFile, pair.certPem, 0o600); // 0600 like everything in the data dir (SECURITY.md, Files)
 }
 
 function isUsable(server: PemPair, ca: PemPair, now: Date): boolean {

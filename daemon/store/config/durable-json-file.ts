@@ -1,12 +1,14 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { readTrustedFile, REWRITE_NO_FOLLOW } from '../../lifecycle/safe-open.js';
 
 // A lowdb adapter for <data>/config.json. lowdb's own JSONFile (steno) writes a temp file and renames
 // it, but neither fsyncs nor sets a mode: the temp file would be created 0644 under the usual umask
 // and a power cut right after the rename could leave an empty file. This adapter keeps steno's
 // write-rename and adds mode 0600 from the first byte, fsync of the file and of the directory, and a
-// queue so writes never interleave.
+// queue so writes never interleave. Neither the file nor its temp file is followed if it is a
+// symbolic link, and a config.json another user controls is refused (security review M3).
 
 export const CONFIG_FILE_MODE = 0o600;
 
@@ -22,14 +24,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   /** null when the file does not exist; throws SyntaxError (with the file's text unparsed) when it is not JSON. */
   async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await readFile(this.#file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    return JSON.parse(text) as T;
+    const bytes = await readTrustedFile(this.#file);
+    return bytes === null ? null : (JSON.parse(bytes.toString('utf8')) as T);
   }
 
   write(data: T): Promise<void> {
@@ -40,7 +36,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async #writeNow(text: string): Promise<void> {
-    const handle = await open(this.#temp, 'w', CONFIG_FILE_MODE);
+    const handle = await open(this.#temp, REWRITE_NO_FOLLOW, CONFIG_FILE_MODE);
     try {
       await handle.chmod(CONFIG_FILE_MODE); // a leftover temp file keeps its old mode on open
       await handle.writeFile(text, 'utf8');

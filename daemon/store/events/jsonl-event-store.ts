@@ -109,7 +109,8 @@ export class JsonlEventStore implements EventStore {
     const files = new SegmentFiles(opts.dir, commitOpts.depth);
     for (const [f, n] of [...waf.sizes, ...access.sizes]) files.committed.set(f, n);
     const ids = IdSequence.open(indexDir, Math.max(waf.report.maxId, access.maxId));
-    const audit = options.auditLogPath ? new AuditLog(options.auditLogPath, opts.logger) : null;
+    // Opened now: a refused audit log stops the start (nothing above holds a descriptor).
+    const audit = options.auditLogPath ? await AuditLog.open(options.auditLogPath, opts.logger) : null;
     const commit = new GroupCommit(files, ids, audit, opts.logger, commitOpts);
     const store = new JsonlEventStore(opts, indexDir, waf.index, access.rollups, files, ids, commit, audit, { waf: waf.report, access: access.report });
     // A snapshot that no longer matches the segments costs every start the same work again

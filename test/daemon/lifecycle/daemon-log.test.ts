@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { createDaemonLogger } from '../../../daemon/lifecycle/daemon-log.js';
 describe('createDaemonLogger', () => {
   // /dev/full answers every write with ENOSPC: the disk-full case without a full disk.
   it.runIf(existsSync('/dev/full'))('drops lines on a full disk instead of throwing into the caller', () => {
-    const logger = createDaemonLogger('/dev/full');
+    const logger = createDaemonLogger(openSync('/dev/full', 'w'));
     expect(() => {
       for (let i = 0; i < 50; i += 1) logger.error({ i, err: new Error('write failed') }, 'something failed');
     }).not.toThrow();
