@@ -34,20 +34,25 @@ function wafFor(groups: RuleGroups, site: InspectedRequest['site']): Waf {
   return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
 
-/** How far a request's watchdogs stretch at most when it runs again (1, 2, 4, 8: three reruns). */
-const MAX_RERUN_STRETCH = 8;
+/** How far a request's watchdogs stretch at most when it runs again, and how often it may. */
+const MAX_RERUN_STRETCH = 16;
+const MAX_RERUNS = 3;
 
 function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict | null {
   // A phase watchdog stops by wall time; when it stopped a request that still had CPU time left, the
   // worker was waiting for a core, and the verdict must not depend on that (DESIGN.md rule 12): the
-  // request runs again from the start with watchdogs twice as long. Rules are a function of the
+  // request runs again from the start with watchdogs stretched by the share of a core the stopped
+  // run got (at least twice as long each time, three reruns at most). Rules are a function of the
   // request, so the rerun judges it as the first run would have; only persistent collections
   // (initcol, unused by CRS at its defaults) would see the stopped run's updates too.
-  for (let stretch = 1; ; stretch *= 2) {
+  let stretch = 1;
+  for (let rerun = 0; ; rerun++) {
     try {
       return inspectOnce(waf, request, budgetMs, stretch);
     } catch (err) {
-      if (!(err instanceof EngineBudgetExceeded && err.stoppedWaiting && stretch < MAX_RERUN_STRETCH)) throw err;
+      if (!(err instanceof EngineBudgetExceeded && err.stoppedWaiting && rerun < MAX_RERUNS)) throw err;
+      // Long enough for the share of a core the stopped run got, and at least twice the last.
+      stretch = Math.min(MAX_RERUN_STRETCH, Math.max(stretch * 2, err.wallPerCpu * 1.25));
     }
   }
 }

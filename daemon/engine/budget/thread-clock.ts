@@ -8,22 +8,22 @@
 // Node 20 has no per-thread CPU reading (process.threadCpuUsage came in 23.9), and
 // process.cpuUsage() adds every thread of the process (GC helpers, the compiler) and costs ~2.3 us.
 // Linux keeps the thread's scheduler figures in /proc/thread-self/schedstat: nanoseconds on a CPU,
-// then nanoseconds runnable but waiting for one (the run queue), one pread (~3.6 us). The first is
-// only brought up to date at scheduler ticks (a thread that runs for 20 ms without a switch reads
-// the same figure for up to a tick: 4 ms at HZ=250), but the wait is added whenever the thread gets
-// a core back, so it is exact whenever the running thread reads it. So the budget's "CPU time" is
-// wall time less the run-queue wait: time the thread ran or was blocked. Inside a phase the engine
-// never blocks (no I/O; a GC pause is work the request caused), so there it is the thread's own
-// CPU time to the microsecond. Where the file is missing (another OS, a kernel without sched_info),
-// process.cpuUsage() stands in: the error is towards stopping (other threads' work counts).
+// then nanoseconds runnable but waiting for one (the run queue). The first is brought up to date
+// only at scheduler events (a thread spinning 0.7 ms read 0 there), but getrusage(RUSAGE_SELF),
+// which process.cpuUsage() calls, updates the calling thread's figure first (the kernel's
+// thread_group_cputime), so the two together read this thread's own CPU time to the microsecond
+// (~6 us). Not wall time less the run-queue wait: that counts blocked time as work, and under load
+// the main thread blocks on GC helper threads that are themselves waiting for a core (benign
+// requests were refused that way in bench/budget at load 16). Where the file is missing (another
+// OS, a kernel without sched_info), process.cpuUsage() alone stands in: the error is towards
+// stopping (other threads' work counts).
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface BudgetClock {
   /** Monotonic wall time in ms: cheap, read often. */
   wallMs(): number;
-  /** This thread's CPU time in ms, exact now: a system call, read only when it may matter. (Time
-   *  the thread spends blocked counts too: the engine never blocks inside a phase.) */
+  /** This thread's CPU time in ms, exact now: two system calls, read only when it may matter. */
   cpuMs(): number;
   /** A CPU reading taken at most RECENT_CPU_MS before `wallNow` (a wall time read just before):
    *  shared by every transaction, so its cost is bounded per second, not per request. */
@@ -34,7 +34,7 @@ export interface BudgetClock {
 }
 
 /** The oldest reading recentCpuMs hands out: what other work may be charged to a phase at most. */
-export const RECENT_CPU_MS = 1;
+export const RECENT_CPU_MS = 2;
 /** Stretch figures are clamped to this (an estimate from one short window can be wild). */
 export const MAX_STRETCH = 4;
 
@@ -101,12 +101,9 @@ export class ThreadClock implements BudgetClock {
   }
 
   cpuMs(): number {
-    if (this.schedstat === undefined) {
-      const usage = process.cpuUsage();
-      return (usage.user + usage.system) / 1000;
-    }
-    const waited = this.schedstat.read(this.pair)[1];
-    return performance.now() - waited;
+    const usage = process.cpuUsage(); // also brings this thread's schedstat figure up to date
+    if (this.schedstat === undefined) return (usage.user + usage.system) / 1000;
+    return this.schedstat.read(this.pair)[0];
   }
 
   recentCpuMs(wallNow: number): number {
@@ -122,11 +119,11 @@ export class ThreadClock implements BudgetClock {
     if (this.schedstat === undefined) {
       this.recentCpu = this.cpuMs();
     } else {
+      process.cpuUsage(); // brings the thread's run time up to date
       const [ran, waited] = this.schedstat.read(this.pair);
-      // The share of a core the thread got, from the tick-grained run time: only a window with
-      // enough of it says anything.
+      // The share of a core the thread got: only a window with enough run time says anything.
       const worked = ran - this.recentRan;
-      if (worked >= 4 && this.recentWall > -Infinity) {
+      if (worked >= 1 && this.recentWall > -Infinity) {
         this.stretch = Math.min(MAX_STRETCH, Math.max(1, (worked + waited - this.recentWait) / worked));
         this.recentRan = ran;
         this.recentWait = waited;
@@ -134,7 +131,7 @@ export class ThreadClock implements BudgetClock {
         this.recentRan = ran;
         this.recentWait = waited;
       }
-      this.recentCpu = performance.now() - waited;
+      this.recentCpu = ran;
     }
     this.recentWall = wallNow;
   }

@@ -63,6 +63,8 @@ export class EngineBudgetExceeded extends Error {
     /** Stopped by a phase watchdog (wall time) while CPU time was left: the thread was waiting for
      *  a core, and the whole transaction may run again with a longer watchdog (stretchAtLeast). */
     readonly stoppedWaiting = false,
+    /** Wall ms per CPU ms the stopped phase got: what a rerun's watchdog should allow at least. */
+    readonly wallPerCpu = 1,
   ) {
     super(`engine time budget of ${budgetMs} ms exceeded (${elapsedMs.toFixed(1)} ms) in phase ${phase}${ruleId === undefined ? '' : ` at rule ${ruleId}`}`);
     this.name = 'EngineBudgetExceeded';
@@ -154,7 +156,8 @@ export class TimeBudget {
       if (err === SPENT || err instanceof Interrupted) {
         stopped = true;
         const used = this.phaseCpu();
-        throw new EngineBudgetExceeded(this.limitMs, this.spentMs + used, phase, currentRuleId(), err !== SPENT && used < allowance);
+        const wallPerCpu = (this.clock.wallMs() - wallStart) / Math.max(used, 0.05);
+        throw new EngineBudgetExceeded(this.limitMs, this.spentMs + used, phase, currentRuleId(), err !== SPENT && used < allowance, wallPerCpu);
       }
       throw err;
     } finally {
