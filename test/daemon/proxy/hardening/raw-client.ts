@@ -15,12 +15,14 @@ export interface RawReply {
   closedByServer: boolean;
   /** ms from the first write to the close (or to the end of the wait). */
   elapsedMs: number;
+  /** How many of the chunks were written before the exchange ended. */
+  chunksWritten: number;
 }
 
-/** Writes `chunks` (with `gapMs` between them), then waits up to `waitMs` for the server to answer and close. */
+/** Writes `chunks` (with `gapMs` between them), then waits up to `waitMs` (default 20 s) for the server to answer and close. */
 export function rawExchange(port: number, chunks: Array<string | Buffer> | string, options: { gapMs?: number; waitMs?: number } = {}): Promise<RawReply> {
   const parts = typeof chunks === 'string' ? [chunks] : chunks;
-  const waitMs = options.waitMs ?? 2_000;
+  const waitMs = options.waitMs ?? 20_000; // an upper bound only: a server that answers and closes ends it at once
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -31,7 +33,7 @@ export function rawExchange(port: number, chunks: Array<string | Buffer> | strin
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ text, statuses: statusesOf(text), closedByServer, elapsedMs: Date.now() - started });
+      resolve({ text, statuses: statusesOf(text), closedByServer, elapsedMs: Date.now() - started, chunksWritten: i });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.setEncoding('latin1');
