@@ -64,13 +64,15 @@ export interface RecordingOrigin {
   bytesReceived(): number;
   /** Response delay (ms) for the next requests. */
   delayMs: number;
+  /** When set, answers wait for it (after the delay): a slow origin that the test releases. */
+  hold: Promise<void> | null;
   close(): Promise<void>;
 }
 
 export async function startRecordingOrigin(): Promise<RecordingOrigin> {
   const sockets = new Set<net.Socket>();
   let closedBytes = 0;
-  const origin = { heads: [], complete: [], delayMs: 0 } as unknown as RecordingOrigin;
+  const origin = { heads: [], complete: [], delayMs: 0, hold: null } as unknown as RecordingOrigin;
   const server = http.createServer((req, res) => {
     origin.heads.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     const chunks: Buffer[] = [];
@@ -78,7 +80,9 @@ export async function startRecordingOrigin(): Promise<RecordingOrigin> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       origin.complete.push({ url: req.url ?? '', body });
-      const answer = () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`origin saw ${req.method} ${req.url} ${body.length}`); };
+      const send = () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`origin saw ${req.method} ${req.url} ${body.length}`); };
+      const hold = origin.hold;
+      const answer = hold ? () => void hold.then(send) : send;
       if (origin.delayMs > 0) setTimeout(answer, origin.delayMs); else answer();
     });
   });
