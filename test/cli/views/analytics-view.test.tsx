@@ -4,7 +4,7 @@ import { ApiError } from '../../../shared/api-client/index.js';
 import { PERIOD_HOURS, type Analytics, type AnalyticsPeriod } from '../../../shared/schemas/management-api.js';
 import { AnalyticsView } from '../../../cli/views/AnalyticsView.js';
 import { barRows, compact } from '../../../cli/views/bar-chart.js';
-import { eventually, FakeViewApi } from './fake-view-api.js';
+import { eventually, FakeViewApi, typeKeys } from './fake-view-api.js';
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -30,10 +30,7 @@ function analytics(period: AnalyticsPeriod, requests: number, blocked: number): 
 function show(api: FakeViewApi, pollMs = 60_000) {
   const view = render(<AnalyticsView api={api} colour={false} pollMs={pollMs} />);
   cleanup.push(view.unmount);
-  return { ...view, frame: () => view.lastFrame() ?? '', press: async (keys: string) => {
-    view.stdin.write(keys);
-    await new Promise((r) => setTimeout(r, 20));
-  } };
+  return { ...view, frame: () => view.lastFrame() ?? '', press: (keys: string) => typeKeys(view.stdin, keys) };
 }
 
 describe('AnalyticsView', () => {

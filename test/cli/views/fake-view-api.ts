@@ -1,6 +1,7 @@
 // A management API in memory for the view tests: /waf-logs with the API's search semantics
 // (exact IP, CIDR, rule id, group, URI substring) and paging, /analytics per period, and the two
 // IP-rule POSTs. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
+import { act } from 'react';
 import { ApiError } from '../../../shared/api-client/index.js';
 import type { Analytics, WafLogEntry } from '../../../shared/schemas/management-api.js';
 import type { ViewApi } from '../../../cli/views/view-api.js';
@@ -57,8 +58,31 @@ function matches(e: WafLogEntry, search: string): boolean {
   return e.client_ip === term || e.waf_rule_id === term || e.group === term || e.uri.toLowerCase().includes(term);
 }
 
-/** Waits until `check` passes (Ink renders and the fake answers asynchronously). */
-export async function eventually(check: () => void, timeoutMs = 2000): Promise<void> {
+/**
+ * Types `keys` into an Ink view and returns once React has rendered the result and re-run its
+ * effects (useInput re-subscribes its handler after each render: a key typed before that is handled
+ * with the previous state). A fixed sleep did not do it: on a loaded machine the sleep's timer can
+ * fire before React's scheduled work, so the next key or check saw the old frame.
+ */
+export async function typeKeys(stdin: { write(data: string): void }, keys: string): Promise<void> {
+  const scope = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  const before = scope.IS_REACT_ACT_ENVIRONMENT;
+  scope.IS_REACT_ACT_ENVIRONMENT = true; // only while typing: the fake API's answers arrive outside act
+  try {
+    await act(async () => {
+      stdin.write(keys);
+      await new Promise((r) => setImmediate(r)); // Ink hands a lone ESC over on the next turn
+    });
+  } finally {
+    scope.IS_REACT_ACT_ENVIRONMENT = before;
+  }
+}
+
+/**
+ * Waits until `check` passes (Ink renders and the fake answers asynchronously). The timeout is only
+ * an upper bound for a check that never passes: a loaded machine may take a while.
+ */
+export async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {

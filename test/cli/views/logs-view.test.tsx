@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api-client/index.js';
 import { LogsView } from '../../../cli/views/LogsView.js';
-import { eventually, FakeViewApi, wafEntry } from './fake-view-api.js';
+import { eventually, FakeViewApi, typeKeys, wafEntry } from './fake-view-api.js';
 
 const ESC = '\u001b';
 const DOWN = '\u001b[B';
@@ -16,10 +16,7 @@ afterEach(() => {
 function show(api: FakeViewApi, props: Partial<Parameters<typeof LogsView>[0]> = {}) {
   const view = render(<LogsView api={api} colour={false} pollMs={60_000} {...props} />);
   cleanup.push(view.unmount);
-  return { ...view, frame: () => view.lastFrame() ?? '', press: async (keys: string) => {
-    view.stdin.write(keys);
-    await new Promise((r) => setTimeout(r, 20));
-  } };
+  return { ...view, frame: () => view.lastFrame() ?? '', press: (keys: string) => typeKeys(view.stdin, keys) };
 }
 
 function withEntries(n: number): FakeViewApi {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Client } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAdminServer, type AdminServer } from '../../../daemon/admin/server.js';
 import { openConfigStore, type ConfigStore } from '../../../daemon/store/config/config-store.js';
 import { siteForApiKey } from '../../../daemon/store/config/site-keys.js';
@@ -12,12 +12,15 @@ import { AdminClient } from '../../../shared/admin-client.js';
 import { WafctlError } from '../../../shared/errors.js';
 import type { DaemonStatus } from '../../../shared/schemas/admin.js';
 
+// Every test gets its own data dir, config store and admin server (a unix socket: cheap), so each
+// one sets up the sites it needs and passes alone, in any order, and repeatedly.
 let dir: string;
 let store: ConfigStore;
 let server: AdminServer;
 let client: AdminClient;
-const shutdowns: string[] = [];
-let reloadAnswer: { ok: true } | { ok: false; message: string } = { ok: true };
+let shutdowns: string[];
+let shutdownRequested: Promise<void>;
+let reloadAnswer: { ok: true } | { ok: false; message: string };
 
 const status: DaemonStatus = {
   pid: process.pid, version: '0.0.0', started_at: new Date().toISOString(), uptime_s: 1, data_dir: '/x',
@@ -25,9 +28,13 @@ const status: DaemonStatus = {
   sites: 0, crs: { found: false, dir: '/nope' }, workers: 1, demo: null, edge: null,
 };
 
-beforeAll(async () => {
+beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-admin-'));
   store = await openConfigStore(join(dir, 'config.json'));
+  shutdowns = [];
+  reloadAnswer = { ok: true };
+  let shutdownSeen: () => void;
+  shutdownRequested = new Promise((resolve) => (shutdownSeen = resolve));
   server = await createAdminServer({
     socketPath: join(dir, 'wafctl.sock'),
     logger: pino({ level: 'silent' }),
@@ -36,17 +43,22 @@ beforeAll(async () => {
       now: () => new Date(),
       status: () => status,
       reload: async () => reloadAnswer,
-      requestShutdown: (reason) => shutdowns.push(reason),
+      requestShutdown: (reason) => { shutdowns.push(reason); shutdownSeen(); },
     },
   });
   await server.listen();
   client = new AdminClient(join(dir, 'wafctl.sock'));
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The site most tests work on: example.test with the alias www.example.test. */
+async function addExample() {
+  return client.addSite({ domain: 'Example.TEST', origin: 'http://127.0.0.1:8081', aliases: ['www.example.test'] });
+}
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -65,7 +77,7 @@ describe('admin socket', () => {
   });
 
   it('adds a site, returns its key once, and stores only the hash', async () => {
-    const { site, api_key } = await client.addSite({ domain: 'Example.TEST', origin: 'http://127.0.0.1:8081', aliases: ['www.example.test'] });
+    const { site, api_key } = await addExample();
     expect(site).toMatchObject({ domain: 'example.test', aliases: ['www.example.test'], plan: 'free', status: 'active', has_key: true });
     expect(api_key).toMatch(/^[A-Za-z0-9]{64}$/);
     expect(JSON.stringify(site)).not.toContain('hash');
@@ -77,6 +89,7 @@ describe('admin socket', () => {
   });
 
   it('refuses every bad site input with a clear error and changes nothing', async () => {
+    await addExample();
     const before = await readFile(join(dir, 'config.json'), 'utf8');
     const cases: Array<[Promise<unknown>, RegExp]> = [
       [client.addSite({ domain: 'not a domain', origin: 'http://127.0.0.1:1' }), /^validation_error: domain: /],
@@ -103,6 +116,7 @@ describe('admin socket', () => {
   });
 
   it('answers bad JSON, unknown routes and wrong methods in the envelope', async () => {
+    await addExample();
     const raw = new Client('http://localhost', { socketPath: join(dir, 'wafctl.sock') });
     const bad = await raw.request({ method: 'POST', path: '/admin/sites', headers: { 'content-type': 'application/json' }, body: '{"domain":' });
     expect(bad.statusCode).toBe(400);
@@ -118,6 +132,7 @@ describe('admin socket', () => {
   });
 
   it('sets origin, plan and aliases, disables, enables and soft-deletes', async () => {
+    await addExample();
     const updated = await client.updateSite('example.test', { origin: 'https://origin.example.test:8443/', plan: 'advanced', aliases: [] });
     expect(updated).toMatchObject({ origin: 'https://origin.example.test:8443', plan: 'advanced', aliases: [] });
     expect((await client.disableSite('example.test')).status).toBe('inactive');
@@ -131,6 +146,7 @@ describe('admin socket', () => {
   });
 
   it('regenerating a key invalidates the old one at once', async () => {
+    await addExample();
     const { api_key: first } = await client.siteKey('example.test');
     const { api_key: second } = await client.siteKey('example.test');
     expect(second).not.toBe(first);
@@ -159,7 +175,7 @@ describe('admin socket', () => {
     reloadAnswer = { ok: false, message: 'config file /x/config.json is invalid: sites.0.origin: bad' };
     expect(await codeOf(client.reload())).toMatch(/^config_invalid: config file \/x\/config.json is invalid/);
     expect(await client.shutdown()).toEqual({ stopping: true });
-    await new Promise((r) => setTimeout(r, 50));
+    await shutdownRequested; // asked for once the answer is sent
     expect(shutdowns).toEqual(['admin shutdown']);
   });
 

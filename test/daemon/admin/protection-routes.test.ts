@@ -1,11 +1,12 @@
 // The protection routes of the admin socket (ROUTES.md), over a real unix socket against a real
 // config store: rate limits, protected pages, bot protection, site settings, user rule files.
-// Every refused change leaves config.json byte for byte as it was.
+// Every refused change leaves config.json byte for byte as it was. Each test gets its own data dir,
+// store and server with the two sites freshly added, so it passes alone and in any order.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAdminServer, type AdminServer } from '../../../daemon/admin/server.js';
 import { openConfigStore, type ConfigStore } from '../../../daemon/store/config/config-store.js';
 import { createLocalCa, createServerCertificate } from '../../../daemon/tls/certificates.js';
@@ -19,7 +20,7 @@ let server: AdminServer;
 let client: AdminClient;
 let crsDir: string;
 
-beforeAll(async () => {
+beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-protect-'));
   crsDir = join(dir, 'no-crs'); // no CRS here: rule sets compile in milliseconds (cms group only)
   await mkdir(crsDir);
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await client.addSite({ domain: 'shop.example.test', origin: 'http://127.0.0.1:8081' });
   await client.addSite({ domain: 'other.example.test', origin: 'http://127.0.0.1:8082', plan: 'enterprise' });
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
   await server.close();
   await rm(dir, { recursive: true, force: true });
@@ -76,6 +77,7 @@ describe('rate limits', () => {
   });
 
   it('refuses duplicates (any spelling), unknown paths, bad values and unknown sites, changing nothing', async () => {
+    await client.addRateLimit('shop.example.test', { path: '/wp-login.php', per_minute: 10 });
     await refusedUnchanged(() => client.addRateLimit('shop.example.test', { path: '/%77p-login.php', per_minute: 5 }), 'duplicate', /wp-login\.php/);
     await refusedUnchanged(() => client.removeRateLimit('shop.example.test', '/nothing'), 'not_found');
     await refusedUnchanged(() => client.addRateLimit('shop.example.test', { path: 'no-slash', per_minute: 5 }), 'validation_error', /path: must start with \//);
@@ -86,7 +88,7 @@ describe('rate limits', () => {
   });
 
   it('applies the plan limit: 5 paths on free (403 limit_exceeded), more on enterprise', async () => {
-    for (const p of ['/a', '/b', '/c', '/d']) await client.addRateLimit('shop.example.test', { path: p, per_minute: 5 });
+    for (const p of ['/a', '/b', '/c', '/d', '/wp-login.php']) await client.addRateLimit('shop.example.test', { path: p, per_minute: 5 });
     expect(await client.listRateLimits('shop.example.test')).toHaveLength(5);
     await refusedUnchanged(() => client.addRateLimit('shop.example.test', { path: '/e', per_minute: 5 }), 'limit_exceeded', /free plan allows 5/);
     for (let i = 0; i < 7; i++) await client.addRateLimit('other.example.test', { path: `/p${i}`, per_minute: 5 });
@@ -102,6 +104,7 @@ describe('protected pages', () => {
   });
 
   it('refuses bad addresses, empty lists, duplicates and unknown paths, changing nothing', async () => {
+    await client.addProtectedPage('shop.example.test', { path: '/wp-admin', allow: ['203.0.113.7'] });
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: ['203.0.113.7', '1.2.3'] }), 'validation_error', /allow\[1\].*1\.2\.3/);
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: [] }), 'validation_error', /allow/);
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/x', allow: ['10.1.2.3/8'] }), 'validation_error', /allow\[0\].*host bits.*10\.0\.0\.0\/8/);
@@ -118,7 +121,7 @@ describe('protected pages', () => {
   });
 
   it('applies the plan limit of 5 protected paths on free', async () => {
-    for (const p of ['/p1', '/p2', '/p3', '/p4']) await client.addProtectedPage('shop.example.test', { path: p, allow: ['192.0.2.1'] });
+    for (const p of ['/wp-admin', '/p1', '/p2', '/p3', '/p4']) await client.addProtectedPage('shop.example.test', { path: p, allow: ['192.0.2.1'] });
     await refusedUnchanged(() => client.addProtectedPage('shop.example.test', { path: '/p5', allow: ['192.0.2.1'] }), 'limit_exceeded');
     expect(await client.removeProtectedPage('shop.example.test', '/p4')).toHaveLength(4);
   });

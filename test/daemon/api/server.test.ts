@@ -1,30 +1,39 @@
 import { once } from 'node:events';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseWith } from '../../../daemon/api/envelope.js';
 import { createApiServer, type ApiServer } from '../../../daemon/api/server.js';
-import { ensureApiTls } from '../../../daemon/tls/api-tls.js';
+import { ensureApiTls, type ApiTls } from '../../../daemon/tls/api-tls.js';
 import { WafctlError } from '../../../shared/errors.js';
 import { dataPaths } from '../../../shared/paths.js';
 
 let dir: string;
+let tls: ApiTls;
 let ca: string;
 let server: ApiServer;
 let port: number;
-let releaseSlow: () => void = () => undefined;
+let slowEntered: Promise<void>;
+let releaseSlow: () => void;
 
+// The TLS files are only read; every test gets its own listener (its own port), so the one that
+// closes it drains nothing of the others'.
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-api-'));
-  const tls = await ensureApiTls(dataPaths(dir), {});
-  ca = tls.cert; // the server cert is not a CA; pin the real CA below
-  const { readFile } = await import('node:fs/promises');
-  ca = await readFile(tls.caFile!, 'utf8');
+  tls = await ensureApiTls(dataPaths(dir), {});
+  ca = await readFile(tls.caFile!, 'utf8'); // the server cert is not a CA; pin the real CA
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  let entered: () => void;
+  slowEntered = new Promise((resolve) => (entered = resolve));
   server = await createApiServer({
     tls,
     logger: pino({ level: 'silent' }),
@@ -32,13 +41,13 @@ beforeAll(async () => {
       app.post('/t', async (req) => ({ success: true, data: parseWith(z.object({ n: z.number() }).strict(), req.body) }));
       app.get('/boom', async () => { throw new Error('secret detail'); });
       app.get('/gone', async () => { throw new WafctlError('site_deleted'); });
-      app.get('/slow', () => new Promise((resolve) => { releaseSlow = () => resolve({ success: true }); }));
+      app.get('/slow', () => new Promise((resolve) => { releaseSlow = () => resolve({ success: true }); entered(); }));
     }],
   });
   port = await server.listen(0, '127.0.0.1');
 });
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+afterEach(async () => {
+  await server.close(0); // a second close (after the drain test) is harmless
 });
 
 function call(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Record<string, unknown> }> {
@@ -106,11 +115,10 @@ describe('API listener frame', () => {
     expect(JSON.stringify(res.json)).not.toContain('secret detail');
   });
 
-  it('close drains an in-flight request before finishing (runs last)', async () => {
+  it('close drains an in-flight request before finishing', async () => {
     const pending = call('GET', '/slow');
-    await new Promise((r) => setTimeout(r, 100));
-    const closing = server.close(5_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await slowEntered; // the request is in the handler
+    const closing = server.close(5_000); // stops listening at once, then drains
     // No new connections are accepted while draining.
     const refused = await call('GET', '/api/v1/x').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code);
     expect(refused).toBe('ECONNREFUSED');

@@ -148,14 +148,14 @@ describe('edge origin failures', () => {
   });
 
   it('answers 504 when the origin is too slow', async () => {
+    // The origin would answer 200 after 10 s: a 504 can only be the configured 1 s timeout (the
+    // default is 60 s), and no wall-clock bound is needed to tell.
     const origin = await startOrigin();
-    origin.delayMs = 1500;
-    const edge = await startEdge([site(origin)], { timeouts: { headersMs: 300 } });
+    origin.delayMs = 10_000;
+    const edge = await startEdge([site(origin)], { timeouts: { headersMs: 1_000 } });
     try {
-      const t0 = Date.now();
       const r = await request({ port: edge.port });
       expect(r.status).toBe(504);
-      expect(Date.now() - t0).toBeLessThan(1400);
     } finally { await edge.close(); await origin.close(); }
   });
 

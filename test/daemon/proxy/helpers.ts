@@ -79,8 +79,33 @@ function acceptWebSocket(req: http.IncomingMessage, socket: Duplex, head: Buffer
 export class RecordingSink implements EventSink {
   readonly wafEvents: WafEvent[] = [];
   readonly accessEntries: AccessEntry[] = [];
-  waf(e: WafEvent): void { this.wafEvents.push(e); }
-  access(e: AccessEntry): void { this.accessEntries.push(e); }
+  private waiters: Array<() => void> = [];
+  waf(e: WafEvent): void { this.wafEvents.push(e); this.wake(); }
+  access(e: AccessEntry): void { this.accessEntries.push(e); this.wake(); }
+
+  /** The first access entry that matches, once it is written (waits for the event, no deadline of its own). */
+  accessEntry(match: (e: AccessEntry) => boolean): Promise<AccessEntry> {
+    return this.until(() => this.accessEntries.find(match));
+  }
+
+  /** The first WAF event that matches, once it is written. */
+  wafEvent(match: (e: WafEvent) => boolean): Promise<WafEvent> {
+    return this.until(() => this.wafEvents.find(match));
+  }
+
+  private until<T>(find: () => T | undefined): Promise<T> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = find();
+        if (found === undefined) this.waiters.push(check); else resolve(found);
+      };
+      check();
+    });
+  }
+
+  private wake(): void {
+    for (const check of this.waiters.splice(0)) check();
+  }
 }
 
 export interface RunningEdge {

@@ -4,7 +4,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls, { type TLSSocket } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Edge } from '../../../daemon/proxy/edge.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
 import { RecordingSink, startOrigin, type Origin } from './helpers.js';
@@ -45,21 +45,21 @@ describe('HTTPS edge with a certificate per site (SNI)', () => {
   let dir: string, origin: Origin, edge: Edge, port: number;
   const sink = new RecordingSink();
   let a: { cert: string; key: string }, b: { cert: string; key: string };
+  const sitesAB = () => buildEdgeSnapshot({ sites: [
+    { id: 1, domain: 'a.test', origin: origin.url, tls: a },
+    { id: 2, domain: 'b.test', origin: origin.url, tls: b },
+  ] });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wafctl-tls-'));
     a = selfSigned(dir, 'a.test');
     b = selfSigned(dir, 'b.test');
     origin = await startOrigin();
-    edge = new Edge({
-      snapshot: buildEdgeSnapshot({ sites: [
-        { id: 1, domain: 'a.test', origin: origin.url, tls: a },
-        { id: 2, domain: 'b.test', origin: origin.url, tls: b },
-      ] }),
-      sink,
-    });
+    edge = new Edge({ snapshot: sitesAB(), sink });
     port = await edge.listenHttps({ port: 0, host: '127.0.0.1' });
   });
+  // The listener is shared; every test starts from sites a and b (one test swaps the snapshot).
+  beforeEach(() => edge.setSnapshot(sitesAB()));
   afterAll(async () => { await edge.close(); await origin.close(); rmSync(dir, { recursive: true, force: true }); });
 
   it('serves each site its own certificate and tells the origin the request was https', async () => {

@@ -27,16 +27,8 @@ const INSPECTION_LIMIT = 64 * 1024;
 
 /** The edge writes an upgrade's access entry when the connection closes on its side: wait for it. */
 class WaitingSink extends RecordingSink {
-  private readonly waiters: Array<() => void> = [];
-  override access(e: AccessEntry): void { super.access(e); for (const w of this.waiters.splice(0)) w(); }
   accessFor(uri: string): Promise<AccessEntry> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const found = this.accessEntries.find((e) => e.uri === uri);
-        if (found) resolve(found); else this.waiters.push(check);
-      };
-      check();
-    });
+    return this.accessEntry((e) => e.uri === uri);
   }
 }
 

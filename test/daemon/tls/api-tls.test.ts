@@ -5,22 +5,34 @@ import { createServer } from 'node:https';
 import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureApiTls, type ApiTls } from '../../../daemon/tls/api-tls.js';
 import { createLocalCa, createServerCertificate } from '../../../daemon/tls/certificates.js';
 import { dataPaths } from '../../../shared/paths.js';
 
+// Every test has its own data dir: one renews the certificate on disk, another expects it as made.
 let dir: string;
-let first: ApiTls;
-beforeAll(async () => {
+beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-tls-'));
-  first = await ensureApiTls(dataPaths(dir), {});
 });
-afterAll(async () => {
+afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Writes a matching operator certificate and key as op.crt and op.key; returns the certificate. */
+async function writeOperatorPair(): Promise<string> {
+  const pair = createServerCertificate(createLocalCa('test'));
+  await writeFile(join(dir, 'op.crt'), pair.certPem);
+  await writeFile(join(dir, 'op.key'), pair.keyPem);
+  return pair.certPem;
+}
+
 describe('generated API TLS', () => {
+  let first: ApiTls;
+  beforeEach(async () => {
+    first = await ensureApiTls(dataPaths(dir), {});
+  });
+
   it('writes a CA and a server certificate with private keys 0600 in a 0700 directory', async () => {
     const paths = dataPaths(dir);
     expect(first.generated).toBe(true);
@@ -76,15 +88,13 @@ describe('generated API TLS', () => {
 
 describe('operator TLS files', () => {
   it('loads a matching pair and reports no CA file', async () => {
-    const ca = createLocalCa('test');
-    const pair = createServerCertificate(ca);
-    await writeFile(join(dir, 'op.crt'), pair.certPem);
-    await writeFile(join(dir, 'op.key'), pair.keyPem);
+    const certPem = await writeOperatorPair();
     const tls = await ensureApiTls(dataPaths(dir), { certFile: join(dir, 'op.crt'), keyFile: join(dir, 'op.key') });
-    expect(tls).toMatchObject({ caFile: null, generated: false, cert: pair.certPem });
+    expect(tls).toMatchObject({ caFile: null, generated: false, cert: certPem });
   });
 
   it('refuses a lone flag, a missing file, a non-certificate and a key that does not fit', async () => {
+    await writeOperatorPair();
     const paths = dataPaths(dir);
     await expect(ensureApiTls(paths, { certFile: join(dir, 'op.crt') })).rejects.toThrow(/together/);
     await expect(ensureApiTls(paths, { certFile: join(dir, 'nope.crt'), keyFile: join(dir, 'op.key') })).rejects.toThrow(/nope\.crt/);

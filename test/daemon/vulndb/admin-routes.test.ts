@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installEnvelope } from '../../../daemon/api/envelope.js';
 import { vulndbAdminRoutes } from '../../../daemon/vulndb/admin-routes.js';
 import { VulnDb } from '../../../daemon/vulndb/vulndb.js';
@@ -23,7 +23,9 @@ let client: Client;
 let feedServer: Server;
 let feedUrl: string;
 
-beforeAll(async () => {
+// The feed server only serves a file; every test gets its own data dir, database and socket, and
+// imports what it needs, so none depends on what another imported.
+beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-vulndb-admin-'));
   db = await VulnDb.open(join(dir, 'vulndb'));
   app = Fastify();
@@ -32,6 +34,16 @@ beforeAll(async () => {
   const socketPath = join(dir, 'admin.sock');
   await app.listen({ path: socketPath });
   client = new Client('http://localhost', { socketPath });
+});
+
+afterEach(async () => {
+  await client.close();
+  await app.close();
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
   const feed = await readFile(SAMPLE_FEED);
   feedServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(feed));
   await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
@@ -39,12 +51,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await client.close();
-  await app.close();
   feedServer.closeAllConnections();
   await new Promise((r) => feedServer.close(r));
-  db.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -71,7 +79,9 @@ describe('vulndb admin routes', () => {
   });
 
   it('refuses a truncated upload with its code, keeping the database', async () => {
+    await db.import(SAMPLE_FEED);
     const before = (await call('GET', '/admin/vulndb')).body.data;
+    expect(before).toMatchObject({ loaded: true, records: 40 });
     const bytes = await readFile(SAMPLE_FEED);
     const res = await call('PUT', '/admin/vulndb/import', bytes.subarray(0, 50_000), { 'content-type': 'application/octet-stream' });
     expect(res).toMatchObject({ status: 422, body: { success: false, error: 'truncated' } });
@@ -98,6 +108,7 @@ describe('vulndb admin routes', () => {
   });
 
   it('checks, with the spec 2.7 shape, and refuses a bad body', async () => {
+    await db.import(SAMPLE_FEED);
     const res = await call('POST', '/admin/vulndb/check', { cms_version: '6.4.1' });
     expect(res.status).toBe(200);
     const body = VulnCheckResponseSchema.parse(res.body);

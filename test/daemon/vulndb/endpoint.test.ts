@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../daemon/api/v1/auth.js';
 import type { ManagementDependencies } from '../../../daemon/api/v1/dependencies.js';
 import { managementApiPlugin } from '../../../daemon/api/v1/plugin.js';
@@ -31,10 +31,19 @@ let dir: string;
 let db: VulnDb;
 let app: FastifyInstance;
 let base: string;
+let dbs = 0;
+
+// The server is shared; the database is not: each test opens an empty one of its own (the
+// dependency below reads `db` at call time), so "no database" holds whatever ran before.
+beforeEach(async () => {
+  db = await VulnDb.open(join(dir, `vulndb-${++dbs}`));
+});
+afterEach(() => {
+  db.close();
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wafctl-vulndb-endpoint-'));
-  db = await VulnDb.open(join(dir, 'vulndb'));
   const deps: ManagementDependencies = {
     findSiteByKeyHash: (hash) => (hash === site.key_hash ? site : undefined),
     updateSite: async () => {
@@ -58,7 +67,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close();
-  db.close();
   await rm(dir, { recursive: true, force: true });
 });
 

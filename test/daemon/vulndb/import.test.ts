@@ -310,15 +310,18 @@ describe('VulnDb.import from a file', () => {
       // A stream that delivers half, then waits: the first import is certainly running.
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
+      let reading!: () => void;
+      const waiting = new Promise<void>((r) => (reading = r));
       const slow = Readable.from(
         (async function* () {
           yield bytes.subarray(0, 1000);
+          reading(); // the import has taken the first half and asks for more
           await gate;
           yield bytes.subarray(1000);
         })(),
       );
       const first = db.import(slow, { label: 'upload' });
-      await new Promise((r) => setTimeout(r, 20));
+      await waiting;
       await expectImportError(db.import(SAMPLE_FEED), 'import_in_progress');
       release();
       const { status } = await first;

@@ -1,6 +1,7 @@
 // Per-site rule sets: one compiled Waf per combination of settings, shared, built off the request
 // path (the site keeps its previous rules meanwhile), and a user file that does not load leaves
 // its site on the same settings without the file, with the reason logged.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
@@ -10,6 +11,12 @@ import type { InspectedRequest } from '../../../daemon/proxy/inspector.js';
 
 const base: WafRuleSettingsInput = { paranoia: 1, inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, before: null, after: null };
 const MARKER_RULE = { name: '/etc/wafctl/marker.conf', text: 'SecRule ARGS "@contains wafctl-marker" "id:1000001,phase:2,deny,status:403,log,msg:\'marker\'"\n' };
+
+// Compiled combinations are cached for the whole process (shared by every RuleGroups, by design),
+// so a test about what happens before a combination is compiled must name one no other test (nor
+// an earlier run of itself) has: a trailing comment with a fresh id changes the key, not the rules.
+const fresh = (file: { name: string; text: string }) => ({ name: file.name, text: `${file.text}# ${randomUUID()}\n` });
+const EMPTY_FILE = { name: '/etc/wafctl/empty.conf', text: '' };
 
 /** Lets queued background compiles run (one per event-loop turn). */
 async function settle(): Promise<void> {
@@ -28,14 +35,15 @@ describe('RuleGroups (cms group only: no CRS here)', () => {
   it('builds each combination once, shared by equal settings, and never on the request path', async () => {
     const groups = new RuleGroups(null, { prepareAnnounced: false });
     const fallback = groups.forParanoia(1);
-    const withMarker = ruleSettings({ ...base, after: MARKER_RULE });
+    const marker = fresh(MARKER_RULE);
+    const withMarker = ruleSettings({ ...base, after: marker });
     // First request: not compiled yet, so the default rules answer, and a compile is queued.
     expect(groups.forSite(1, withMarker)).toBe(fallback);
     await settle();
     const compiled = groups.forSite(1, withMarker);
     expect(compiled).not.toBe(fallback);
     // Another site, another object with the same values: the same compiled set.
-    expect(groups.forSite(2, ruleSettings({ ...base, after: MARKER_RULE }))).toBe(compiled);
+    expect(groups.forSite(2, ruleSettings({ ...base, after: marker }))).toBe(compiled);
     expect(new RuleGroups(null, { prepareAnnounced: false }).load(withMarker)).toMatchObject({ ok: true, waf: compiled });
   });
 
@@ -46,16 +54,21 @@ describe('RuleGroups (cms group only: no CRS here)', () => {
     groups.prepare(first);
     await settle();
     const old = groups.forSite(5, first);
-    expect(groups.forSite(5, ruleSettings({ ...base, inboundThreshold: 8 }))).toBe(old);
+    const next = ruleSettings({ ...base, inboundThreshold: 8, after: fresh(EMPTY_FILE) });
+    expect(groups.forSite(5, next)).toBe(old);
     await settle();
-    expect(groups.forSite(5, ruleSettings({ ...base, inboundThreshold: 8 }))).not.toBe(old);
+    const built = groups.load(next); // compiled in the background by now (a cache hit)
+    expect(built.ok).toBe(true);
+    const now = groups.forSite(5, ruleSettings({ ...base, inboundThreshold: 8, after: next.after }));
+    expect(now).not.toBe(old);
+    expect(now).toBe(built.ok && built.waf);
   });
 
   it('runs the settings without the user file when it does not load, and logs why once', async () => {
     const logged: string[] = [];
     const groups = new RuleGroups(null, { prepareAnnounced: false, log: (m) => logged.push(m) });
     groups.forParanoia(1);
-    const broken = ruleSettings({ ...base, groups: { cms: false, crs: true }, after: { name: '/etc/wafctl/broken.conf', text: 'SecRule ARGS "@nosuchop x" "id:1000002,phase:2,deny"\n' } });
+    const broken = ruleSettings({ ...base, groups: { cms: false, crs: true }, after: fresh({ name: '/etc/wafctl/broken.conf', text: 'SecRule ARGS "@nosuchop x" "id:1000002,phase:2,deny"\n' }) });
     groups.forSite(1, broken);
     await settle();
     expect(logged).toHaveLength(1);

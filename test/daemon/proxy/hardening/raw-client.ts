@@ -15,12 +15,14 @@ export interface RawReply {
   closedByServer: boolean;
   /** ms from the first write to the close (or to the end of the wait). */
   elapsedMs: number;
+  /** How many of the chunks were written before the exchange ended. */
+  chunksWritten: number;
 }
 
-/** Writes `chunks` (with `gapMs` between them), then waits up to `waitMs` for the server to answer and close. */
+/** Writes `chunks` (with `gapMs` between them), then waits up to `waitMs` (default 20 s) for the server to answer and close. */
 export function rawExchange(port: number, chunks: Array<string | Buffer> | string, options: { gapMs?: number; waitMs?: number } = {}): Promise<RawReply> {
   const parts = typeof chunks === 'string' ? [chunks] : chunks;
-  const waitMs = options.waitMs ?? 2_000;
+  const waitMs = options.waitMs ?? 20_000; // an upper bound only: a server that answers and closes ends it at once
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -31,7 +33,7 @@ export function rawExchange(port: number, chunks: Array<string | Buffer> | strin
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ text, statuses: statusesOf(text), closedByServer, elapsedMs: Date.now() - started });
+      resolve({ text, statuses: statusesOf(text), closedByServer, elapsedMs: Date.now() - started, chunksWritten: i });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.setEncoding('latin1');
@@ -62,13 +64,15 @@ export interface RecordingOrigin {
   bytesReceived(): number;
   /** Response delay (ms) for the next requests. */
   delayMs: number;
+  /** When set, answers wait for it (after the delay): a slow origin that the test releases. */
+  hold: Promise<void> | null;
   close(): Promise<void>;
 }
 
 export async function startRecordingOrigin(): Promise<RecordingOrigin> {
   const sockets = new Set<net.Socket>();
   let closedBytes = 0;
-  const origin = { heads: [], complete: [], delayMs: 0 } as unknown as RecordingOrigin;
+  const origin = { heads: [], complete: [], delayMs: 0, hold: null } as unknown as RecordingOrigin;
   const server = http.createServer((req, res) => {
     origin.heads.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     const chunks: Buffer[] = [];
@@ -76,7 +80,9 @@ export async function startRecordingOrigin(): Promise<RecordingOrigin> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       origin.complete.push({ url: req.url ?? '', body });
-      const answer = () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`origin saw ${req.method} ${req.url} ${body.length}`); };
+      const send = () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`origin saw ${req.method} ${req.url} ${body.length}`); };
+      const hold = origin.hold;
+      const answer = hold ? () => void hold.then(send) : send;
       if (origin.delayMs > 0) setTimeout(answer, origin.delayMs); else answer();
     });
   });

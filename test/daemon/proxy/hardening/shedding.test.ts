@@ -12,11 +12,18 @@ import { startRecordingOrigin } from './raw-client.js';
 describe('load shedding', () => {
   it('in-flight bound: with 2 slots and a slow origin, 2 of 6 concurrent requests are served, 4 shed with 503 + Retry-After', async () => {
     const origin = await startRecordingOrigin();
-    origin.delayMs = 1_500;
+    // The origin answers nothing until the 4 sheds are back: the 2 served hold their slots however
+    // slowly the machine delivers the other requests (was: a 1.5 s delay they had to arrive within).
+    let release: () => void = () => undefined;
+    origin.hold = new Promise((r) => { release = r; });
     const edge = await startEdge([{ id: 1, domain: 'example.test', origin: origin.url }], { limits: { maxInFlight: 2, shedLoopDelayMs: 0 } });
     try {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
-      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => request({ port: edge.port, path: `/r${i}`, agent })));
+      let sheds = 0;
+      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => request({ port: edge.port, path: `/r${i}`, agent }).then((r) => {
+        if (r.status === 503 && ++sheds === 4) release();
+        return r;
+      })));
       const served = replies.filter((r) => r.status === 200);
       const shed = replies.filter((r) => r.status === 503);
       expect(served.length).toBe(2);
@@ -28,7 +35,7 @@ describe('load shedding', () => {
       expect(origin.heads.length).toBe(2);
       expect(edge.edge.loadStats()).toMatchObject({ inFlight: 0, admitted: 2, shedInFlight: 4 });
       // The slots are free again: the next request, on one of the kept-alive connections, is served.
-      origin.delayMs = 0;
+      origin.hold = null;
       expect((await request({ port: edge.port, path: '/after', agent })).status).toBe(200);
       agent.destroy();
     } finally {
@@ -49,7 +56,9 @@ describe('load shedding', () => {
       const sockets = await Promise.all(Array.from({ length: 8 }, () => new Promise<net.Socket>((resolve) => {
         const s = net.connect(edge.port, '127.0.0.1', () => resolve(s));
       })));
-      await new Promise((r) => setTimeout(r, 100)); // every connection accepted by the edge
+      // Every connection accepted by the edge before the batch is written (polled: no event for it).
+      for (let i = 0; i < 500 && (await edge.edge.openConnections()) < 8; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await edge.edge.openConnections()).toBe(8);
       const replies = sockets.map((s) => new Promise<number>((resolve) => {
         let text = '';
         s.setEncoding('latin1');
