@@ -5,9 +5,11 @@
 //
 // Cost is linear in the body and nothing is allocated per buffer of file data (issue 19, M2: 200,000
 // tiny parts held a worker 1.7 s, most of it garbage collection; a 12 MiB part without a newline
-// took seconds, as each 4 KiB buffer searched the rest of the body for the next newline): the next
-// newline, NUL and `--boundary` are found once and kept, buffers are offsets into the body, and a
-// run of data lines that cannot hold a boundary is taken in one step (skipData). Limits stop the
+// took seconds, as each 4 KiB buffer searched the rest of the body for the next newline): the parser
+// reads the body's bytes where they are (no 12 MiB string made of them: only part headers and field
+// values become strings, one char per byte as the engine reads bytes), the next newline and NUL are
+// found once and kept, buffers are offsets into the body, and a run of data lines that cannot hold
+// a boundary is taken in one step (skipData, within a 64 KiB window). Limits stop the
 // parse where they are reached: the number of parts (`maxParts`) and the bytes of part headers and
 // field values (`maxNoFilesBytes`, SecRequestBodyNoFilesLimit as ModSecurity counts it); every
 // buffer ticks the time budget's clock (parse-clock.ts).
@@ -60,24 +62,26 @@ export class MultipartParser {
   private boundaryCount = 0;
   private files = 0;
   private opened = 0;
-  private body = '';
-  private readonly marker: string;
+  private body: Buffer = EMPTY;
+  private readonly boundaryBytes: Buffer;
+  private readonly marker: Buffer;
   /** The next '\n' and NUL at or after the current buffer (-1: none left): each found once (a
    *  memchr), so the parse stays linear however the body is cut. */
   private nextNl = 0;
   private nextNul = 0;
 
   constructor(private readonly boundary: string, private readonly limits: MultipartLimits, private readonly clock: ParseClock) {
-    this.marker = `--${boundary}`;
+    this.boundaryBytes = Buffer.from(boundary, 'latin1');
+    this.marker = Buffer.from(`--${boundary}`, 'latin1');
   }
 
   /** Parses the whole body; false when parsing stopped on an error (see `error`) or at a limit. */
-  parse(body: string): boolean {
+  parse(body: Buffer): boolean {
     const n = body.length;
     if (n === 0) return true;
     this.body = body;
-    this.nextNl = body.indexOf('\n');
-    this.nextNul = body.indexOf('\0');
+    this.nextNl = body.indexOf(0x0a);
+    this.nextNul = body.indexOf(0);
     let pos = 0;
     let containsLine = true;
     while (pos < n) {
@@ -94,27 +98,27 @@ export class MultipartParser {
       let end = nl < 0 ? n : nl + 1;
       let split = false;
       if (end - pos >= BUF_SIZE) {
-        if (end - pos > BUF_SIZE || body.charCodeAt(pos + BUF_SIZE - 1) !== 0x0a) {
+        if (end - pos > BUF_SIZE || body[pos + BUF_SIZE - 1] !== 0x0a) {
           split = true;
-          end = body.charCodeAt(pos + BUF_SIZE - 1) === 0x0d ? pos + BUF_SIZE - 1 : pos + BUF_SIZE;
+          end = body[pos + BUF_SIZE - 1] === 0x0d ? pos + BUF_SIZE - 1 : pos + BUF_SIZE;
         }
       }
       if (nl < 0 && !split) {
-        return this.finish(body.slice(pos), containsLine);
+        return this.finish(pos, containsLine);
       }
       if (!this.buffer(pos, end, containsLine, split)) return this.overParts || this.overNoFiles ? this.stop(pos) : false;
       if (this.limits.maxNoFilesBytes < this.noFilesBytes) {
         this.overNoFiles = true;
         return this.stop(pos);
       }
-      containsLine = body.charCodeAt(end - 1) === 0x0a;
+      containsLine = body[end - 1] === 0x0a;
       pos = end;
       if (this.complete && pos < n) {
         this.flags.dataAfter = 1;
         return true;
       }
     }
-    return this.finish('', containsLine);
+    return this.finish(n, containsLine);
   }
 
   private stop(at: number): false {
@@ -125,7 +129,7 @@ export class MultipartParser {
 
   /** The next '\n' at or after `pos`, or -1. */
   private after(pos: number): number {
-    if (this.nextNl !== -1 && this.nextNl < pos) this.nextNl = this.body.indexOf('\n', pos);
+    if (this.nextNl !== -1 && this.nextNl < pos) this.nextNl = this.body.indexOf(0x0a, pos);
     return this.nextNl;
   }
 
@@ -142,20 +146,20 @@ export class MultipartParser {
    */
   private skipData(pos: number): number {
     const body = this.body;
-    if (body.startsWith('--', pos)) return pos;
+    if (body[pos] === 0x2d && body[pos + 1] === 0x2d) return pos;
     // Searched within a window, so that one step is short enough for the time budget's checks.
     const windowEnd = Math.min(body.length, pos + SKIP_WINDOW);
-    const window = body.slice(pos, windowEnd);
+    const window = body.subarray(pos, windowEnd);
     this.clock.tick(Math.ceil(window.length / BUF_SIZE));
     // The first '--' that starts a line or `--boundary`: '-' is rare in most data, so this
     // search runs at memchr speed there (a search for '\n--' stops at every newline).
-    let at = window.indexOf('--');
-    while (at >= 0 && window.charCodeAt(at - 1) !== 0x0a && !window.startsWith(this.boundary, at + 2)) at = window.indexOf('--', at + 1);
+    let at = window.indexOf(DASHES);
+    while (at >= 0 && window[at - 1] !== 0x0a && !startsWithAt(window, this.boundaryBytes, at + 2, window.length)) at = window.indexOf(DASHES, at + 1);
     const limit = at >= 0 ? pos + at : windowEnd;
     // The run ends at the last line start before `limit` (a '\n' ends every buffer, so it is one).
-    const q = body.lastIndexOf('\n', limit - 1) + 1;
+    const q = limit > 0 ? body.lastIndexOf(0x0a, limit - 1) + 1 : 0;
     if (q <= pos) return pos;
-    const held = q - 2 >= pos && body.charCodeAt(q - 2) === 0x0d ? 2 : 1;
+    const held = q - 2 >= pos && body[q - 2] === 0x0d ? 2 : 1;
     const part = this.part;
     if (part === null) {
       this.flags.dataBefore = 1;
@@ -164,7 +168,7 @@ export class MultipartParser {
     const length = this.reserve.length + (q - held - pos);
     if (part.isFile) this.countFile(part);
     else {
-      part.chunks.push(this.reserve + body.slice(pos, q - held));
+      part.chunks.push(this.reserve + body.toString('latin1', pos, q - held));
       this.noFilesBytes += length;
       if (this.limits.maxNoFilesBytes < this.noFilesBytes) this.overNoFiles = true;
     }
@@ -179,11 +183,13 @@ export class MultipartParser {
     return false;
   }
 
-  /** ModSecurity's multipart_complete(): the unterminated tail may still be the final boundary. */
-  private finish(tail: string, containsLine: boolean): boolean {
+  /** ModSecurity's multipart_complete(): the unterminated tail body[from..] may still be the final boundary. */
+  private finish(from: number, containsLine: boolean): boolean {
     if (this.complete) return true;
     if (this.boundaryCount === 0) return this.fail('Multipart: No boundaries found in payload.');
-    if (containsLine && tail === `--${this.boundary}--`) {
+    const body = this.body;
+    const n = body.length;
+    if (containsLine && n - from === this.marker.length + 2 && startsWithAt(body, this.marker, from, n) && body[n - 2] === 0x2d && body[n - 1] === 0x2d) {
       this.closePart(true);
       this.complete = true;
       return true;
@@ -195,23 +201,23 @@ export class MultipartParser {
    *  ends at the first NUL. */
   private buffer(start: number, end: number, containsLine: boolean, split: boolean): boolean {
     const body = this.body;
-    const b = this.boundary;
-    if (this.nextNul !== -1 && this.nextNul < start) this.nextNul = body.indexOf('\0', start);
+    const b = this.boundaryBytes;
+    if (this.nextNul !== -1 && this.nextNul < start) this.nextNul = body.indexOf(0, start);
     const cEnd = this.nextNul !== -1 && this.nextNul < end ? this.nextNul : end;
     const cLen = cEnd - start;
     let isBoundary = false;
-    if (containsLine && cLen > 3 && body.charCodeAt(start) === 0x2d && body.charCodeAt(start + 1) === 0x2d) {
-      if (cLen >= b.length + 2 && body.startsWith(b, start + 2)) {
+    if (containsLine && cLen > 3 && body[start] === 0x2d && body[start + 1] === 0x2d) {
+      if (cLen >= b.length + 2 && startsWithAt(body, b, start + 2, cEnd)) {
         let at = start + 2 + b.length;
-        const isFinal = at + 1 < cEnd && body.charCodeAt(at) === 0x2d && body.charCodeAt(at + 1) === 0x2d;
+        const isFinal = at + 1 < cEnd && body[at] === 0x2d && body[at + 1] === 0x2d;
         if (isFinal) {
           at += 2;
           if (this.complete) return this.fail('Multipart: Invalid boundary (final duplicate).');
         }
         const restLength = cEnd - at;
-        const lf = restLength === 1 && body.charCodeAt(at) === 0x0a;
-        const crlf = restLength === 2 && body.charCodeAt(at) === 0x0d && body.charCodeAt(at + 1) === 0x0a;
-        if (!lf && !crlf) return this.fail(`Multipart: Invalid boundary: ${body.slice(start, cEnd)}`);
+        const lf = restLength === 1 && body[at] === 0x0a;
+        const crlf = restLength === 2 && body[at] === 0x0d && body[at + 1] === 0x0a;
+        if (!lf && !crlf) return this.fail(`Multipart: Invalid boundary: ${body.toString('latin1', start, cEnd)}`);
         if (lf) this.flags.lfLine = 1;
         else this.flags.crlfLine = 1;
         if (!isFinal && this.opened >= this.limits.maxParts) {
@@ -224,12 +230,12 @@ export class MultipartParser {
         this.boundaryCount++;
         isBoundary = true;
       } else {
-        if (this.flags.boundaryQuoted && cLen >= b.length + 3 && body.charCodeAt(start + 2) === 0x22 && body.startsWith(b, start + 3)) {
+        if (this.flags.boundaryQuoted && cLen >= b.length + 3 && body[start + 2] === 0x22 && startsWithAt(body, b, start + 3, cEnd)) {
           return this.fail('Multipart: Invalid boundary (quotes).');
         }
         let p = start + 2;
-        while (p < cEnd && isSpace(body.charCodeAt(p))) p++;
-        if (p !== start + 2 && p + b.length <= cEnd && body.startsWith(b, p)) return this.fail('Multipart: Invalid boundary (whitespace).');
+        while (p < cEnd && isSpace(body[p])) p++;
+        if (p !== start + 2 && startsWithAt(body, b, p, cEnd)) return this.fail('Multipart: Invalid boundary (whitespace).');
         this.flags.unmatchedBoundary = 1;
       }
     } else if (containsLine && this.holdsMarker(start, end)) {
@@ -244,7 +250,7 @@ export class MultipartParser {
     if (!part.inData) {
       if (split || end - start === BUF_SIZE) return this.fail(`Multipart: Part header line over ${BUF_SIZE} bytes long`);
       this.noFilesBytes += end - start;
-      return this.header(body.slice(start, end));
+      return this.header(body.toString('latin1', start, end));
     }
     this.data(start, end);
     return true;
@@ -252,7 +258,7 @@ export class MultipartParser {
 
   /** Whether `--boundary` lies wholly within body[start, end). */
   private holdsMarker(start: number, end: number): boolean {
-    return end - start >= this.marker.length && this.body.slice(start, end).includes(this.marker);
+    return end - start >= this.marker.length && this.body.subarray(start, end).includes(this.marker);
   }
 
   private header(line: string): boolean {
@@ -317,13 +323,13 @@ export class MultipartParser {
     const body = this.body;
     let held = '';
     let dataEnd = end;
-    if (end - start >= 2 && body.charCodeAt(end - 1) === 0x0a && body.charCodeAt(end - 2) === 0x0d) { held = '\r\n'; dataEnd = end - 2; }
-    else if (end - start >= 1 && body.charCodeAt(end - 1) === 0x0a) { held = '\n'; dataEnd = end - 1; }
+    if (end - start >= 2 && body[end - 1] === 0x0a && body[end - 2] === 0x0d) { held = '\r\n'; dataEnd = end - 2; }
+    else if (end - start >= 1 && body[end - 1] === 0x0a) { held = '\n'; dataEnd = end - 1; }
     const length = this.reserve.length + dataEnd - start;
     if (part.isFile) {
       this.countFile(part);
     } else {
-      part.chunks.push(this.reserve + body.slice(start, dataEnd));
+      part.chunks.push(this.reserve + body.toString('latin1', start, dataEnd));
       this.noFilesBytes += length;
     }
     part.size += length;
@@ -358,6 +364,16 @@ export class MultipartParser {
       this.reserve = '';
     }
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+const DASHES = Buffer.from('--');
+
+/** Whether `pattern` lies at body[at..] and ends by `end`. */
+function startsWithAt(body: Buffer, pattern: Buffer, at: number, end: number): boolean {
+  if (at < 0 || at + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i++) if (body[at + i] !== pattern[i]) return false;
+  return true;
 }
 
 function isSpace(c: number): boolean {

@@ -33,7 +33,7 @@ export const multipart: BodyProcessor = (body, contentType, limits) => {
   const maxNoFilesBytes = limits.maxNoFilesBytes ?? Infinity;
   const parser = new MultipartParser(b.boundary, { maxFiles: limits.maxFiles, maxParts: limits.maxArgs, maxNoFilesBytes }, new ParseClock(limits));
   Object.assign(parser.flags, { boundaryQuoted: base.boundaryQuoted, boundaryWhitespace: base.boundaryWhitespace, missingSemicolon: base.missingSemicolon });
-  const ok = parser.parse(body.toString('latin1'));
+  const ok = parser.parse(body);
   const stopped = parser.overParts || parser.overNoFiles;
   const partHeaders: Array<[string, string]> = [];
   for (const part of parser.parts) for (const line of part.headerLines) partHeaders.push([part.name, line]);

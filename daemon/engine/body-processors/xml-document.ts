@@ -63,6 +63,7 @@ export function parseXml(bytes: string, tick: () => void = () => {}): XmlDocumen
   const addText = (s: string) => { if (s.length > 0) pieces.push(s); };
 
   while (pos < n) {
+    tick(); // per construct: a text run, a comment, a tag
     if (text[pos] !== '<') {
       const end = text.indexOf('<', pos);
       const raw = text.slice(pos, end < 0 ? n : end);
@@ -103,7 +104,6 @@ export function parseXml(bytes: string, tick: () => void = () => {}): XmlDocumen
       el!.textEnd = pieces.length;
     } else {
       pos++;
-      tick();
       if (stack.length === 0 && rootSeen) fail('extra content at the end of the document');
       if (stack.length >= XML_MAX_DEPTH) fail(`Excessive depth in document: ${XML_MAX_DEPTH} use XML_PARSE_HUGE option`);
       const el: XmlElement = { name: name(), attributes: [], textStart: pieces.length, textEnd: pieces.length };
