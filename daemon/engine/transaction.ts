@@ -188,7 +188,7 @@ export class Transaction implements ActionContext {
     // Parsing the body holds the loop too: it runs on phase 2's clock, with checkpoints inside.
     const budget = this.budget;
     const clock = budget?.startClock();
-    const checkpoint = clock === undefined ? undefined : () => budget!.checkSince(clock, 2);
+    const checkpoint = clock === undefined || !this.request.body?.length ? undefined : () => budget!.checkSince(clock, 2);
     const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors, checkpoint);
     this.body = stage.body;
     this.args = this.request.argsGet.concat(stage.body.argsPost);
