@@ -3,7 +3,8 @@
 // with the error ModSecurity would set, and the body processor stopped early. Nothing here asserts
 // a duration: `stoppedAt` (where the processor stopped reading) says how much was parsed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Waf } from '../../../daemon/engine/waf.js';
+import { Waf } from '../../../daemon/engine/waf.js';
+import { defaultRegistries } from '../../../daemon/engine/default-registries.js';
 import type { EngineRequest } from '../../../daemon/engine/request/model.js';
 import { EngineBudgetExceeded } from '../../../daemon/engine/budget/time-budget.js';
 import { warmUp } from '../../../daemon/engine/budget/warm-up.js';
@@ -89,6 +90,14 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     expect(run(waf, { ...request, body: Buffer.from(fieldParts(10), 'latin1') }).msg).toBeUndefined();
   });
 
+  it('an operator\'s SecArgumentsLimit (wafctl rules set --before) lets a bigger form through', () => {
+    const more = compileRuleSet(ruleSettings({ ...defaultRuleSettings(1), before: { name: '/test/args.conf', text: 'SecArgumentsLimit 2000\n' } }), findCrs('/usr/share/modsecurity-crs'));
+    const { tx, interruption, msg } = run(more, post(MP, fieldParts(1500)));
+    expect(msg).toBeUndefined();
+    expect(interruption).toBeNull();
+    expect(tx.body.argsPost.entries).toHaveLength(1500);
+  });
+
   it('part headers and field values count against SecRequestBodyNoFilesLimit (128 KiB) as in ModSecurity: 413', () => {
     const body = `--${B}\r\nContent-Disposition: form-data; name="text"\r\n\r\n${'v'.repeat(200_000)}\r\n--${B}--\r\n`;
     const { tx, interruption } = run(waf, post(MP, body));
@@ -165,5 +174,19 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     expect((err as EngineBudgetExceeded).phase).toBe(2);
     expect((err as EngineBudgetExceeded).ruleId).toBeUndefined();
     expect(tx.body.processor).toBe(''); // the body never reached the rules
+  });
+});
+
+describe('SecRequestBodyNoFilesLimit on multipart with ProcessPartial', () => {
+  it('keeps what was read, with INBOUND_DATA_ERROR and the body in error (no 413)', () => {
+    const waf = Waf.load([{ text: [
+      'SecRuleEngine On', 'SecRequestBodyAccess On', 'SecRequestBodyNoFilesLimit 150', 'SecRequestBodyLimitAction ProcessPartial',
+      'SecRule REQBODY_ERROR "!@eq 0" "id:1,phase:2,deny,status:400,log,msg:\'body error\'"',
+    ].join('\n'), name: '<partial>' }], { registries: defaultRegistries });
+    const tx = waf.newTransaction(post(MP, fieldParts(10)));
+    expect(tx.processRequest()).toMatchObject({ status: 400, ruleId: 1 });
+    expect(tx.inboundDataError).toBe(true);
+    expect(tx.body.error).toBe('Request body no files data length is larger than the configured limit (150).');
+    expect(tx.body.argsPost.entries.length).toBeGreaterThan(0);
   });
 });
