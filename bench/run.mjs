@@ -9,6 +9,7 @@ const tsx = ['--import', 'tsx'];
 
 const BENCHES = {
   engine: { what: 'WAF engine alone: us per request at PL1/PL4, CRS load time and memory', argv: [...tsx, 'bench/engine/engine-bench.ts'] },
+  'body-hold': { what: 'how long hostile and large request bodies hold the engine (CPU/wall ms, outcome)', argv: [...tsx, 'bench/engine/body-hold.ts'] },
   'engine-parts': { what: 'hot transformations and operators vs Node built-ins', argv: [...tsx, 'bench/engine-parts/parts-bench.ts'] },
   libinjection: { what: 'libinjection corpora detection and us per call vs the C library', argv: ['bench/libinjection/run.mjs'], build: true },
   events: { what: 'event store vs the SQLite anchor (needs bench/events/setup-anchor.sh)', argv: ['bench/events/run.mjs'], build: true },

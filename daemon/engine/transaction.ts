@@ -185,14 +185,17 @@ export class Transaction implements ActionContext {
 
   processRequestBody(): Interruption | null {
     if (this.interruption || this.settings.ruleEngine === 'Off') return this.interruption;
-    const clock = this.budget?.startClock(); // parsing the body holds the loop too: phase 2's clock
-    const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors);
+    // Parsing the body holds the loop too: it runs on phase 2's clock, with checkpoints inside.
+    const budget = this.budget;
+    const clock = budget?.startClock();
+    const checkpoint = clock === undefined || !this.request.body?.length ? undefined : () => budget!.checkSince(clock, 2);
+    const stage = readRequestBody(this.request, this.settings, this.host.ruleSet.settings, this.host.bodyProcessors, checkpoint);
     this.body = stage.body;
     this.args = this.request.argsGet.concat(stage.body.argsPost);
     this.inboundDataError = stage.inboundDataError;
     this.urlencodedError = stage.urlencodedError;
     if (stage.overLimit && this.settings.ruleEngine === 'On') {
-      this.interruption = { action: 'deny', status: 413, ruleId: 0, phase: 2 };
+      this.interruption = { action: 'deny', status: 413, ruleId: 0, phase: 2, msg: stage.limitMessage };
       return this.interruption;
     }
     return this.runPhase(2, clock);

@@ -84,6 +84,14 @@ function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stre
       matchedData: match.data || undefined,
     });
   }
+  // The engine refused by itself (a request body over its limits, ModSecurity's 413): no rule
+  // logged it, so the event names the engine and says why.
+  if (interruption !== null && interruption.ruleId === 0) {
+    matches.push({
+      ruleId: 'body-limit', group: 'edge', file: 'edge/engine', msg: interruption.msg ?? 'Request body over the engine\'s limits',
+      severity: 'CRITICAL', matchedVar: 'REQUEST_BODY',
+    });
+  }
   const counters: string[] = [];
   for (const name of tx.tx.namesStartingWith(COUNTER_PREFIX)) counters.push(name.slice(COUNTER_PREFIX.length));
   if (interruption === null && matches.length === 0 && counters.length === 0) return null;

@@ -13,7 +13,12 @@ export interface JsonHandler {
 }
 
 export class JsonSyntaxError extends Error {}
-export class JsonCancelled extends Error {}
+export class JsonCancelled extends Error {
+  /** Where the parse stopped (bytes read). */
+  constructor(readonly offset: number) {
+    super('client cancelled parse');
+  }
+}
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 /** The literal words and the argument value each gives (null is an empty value), in pairs. */
@@ -30,7 +35,7 @@ export function readJson(text: string, handler: JsonHandler): void {
     }
   };
   const fail = (what: string): never => { throw new JsonSyntaxError(`${what} at offset ${pos}`); };
-  const check = (ok: boolean) => { if (!ok) throw new JsonCancelled('client cancelled parse'); };
+  const check = (ok: boolean) => { if (!ok) throw new JsonCancelled(pos); };
 
   const string = (): string => {
     pos++; // opening quote

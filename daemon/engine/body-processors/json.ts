@@ -2,13 +2,16 @@
 // joined with '.', array elements named after their array's key repeated ("a":[1] gives a.a), a
 // top-level array's elements "array.array", a top-level scalar "" (an empty name). Values: strings
 // (UTF-8 bytes), numbers as written, true/false, and null as an empty value.
-// SecRequestBodyJsonDepthLimit (default 10000) and SecArgumentsLimit stop the parse with an error.
+// SecRequestBodyJsonDepthLimit (default 10000; the daemon's base settings use the recommended 512)
+// and SecArgumentsLimit stop the parse with an error; the parse runs on the time budget.
 import type { BodyProcessor } from './types.js';
+import { ParseClock } from './parse-clock.js';
 import { ArgumentList, ARGUMENT_LIMIT_MESSAGE } from './argument-list.js';
 import { JsonCancelled, JsonSyntaxError, readJson } from './json-reader.js';
 
 export const json: BodyProcessor = (body, _contentType, limits) => {
   const list = new ArgumentList(limits.maxArgs);
+  const clock = new ParseClock(limits);
   const maxDepth = limits.maxJsonDepth ?? 10000;
   let prefix: string | null = null;
   let currentKey: string | null = null;
@@ -21,6 +24,7 @@ export const json: BodyProcessor = (body, _contentType, limits) => {
     return tail;
   };
   const enter = (): boolean => {
+    clock.tick();
     depth++;
     if (depth > maxDepth) { depthExceeded = true; return false; }
     return true;
@@ -30,6 +34,7 @@ export const json: BodyProcessor = (body, _contentType, limits) => {
   try {
     readJson(text, {
       scalar(value) {
+        clock.tick();
         currentKey ??= '';
         return list.add(prefix !== null ? `${prefix}.${currentKey}` : currentKey, value);
       },
@@ -62,7 +67,8 @@ export const json: BodyProcessor = (body, _contentType, limits) => {
   } catch (err) {
     if (!(err instanceof JsonSyntaxError) && !(err instanceof JsonCancelled)) throw err;
     const reason = depthExceeded ? 'JSON depth limit exceeded' : list.overLimit ? ARGUMENT_LIMIT_MESSAGE : err.message;
-    return { args: list.args, files: [], error: `JSON parsing error: ${reason}` };
+    const stoppedAt = err instanceof JsonCancelled ? { stoppedAt: err.offset } : {};
+    return { args: list.args, files: [], error: `JSON parsing error: ${reason}`, ...stoppedAt };
   }
   return { args: list.args, files: [] };
 };

@@ -2,9 +2,23 @@
 // into "buffers" the way its 4 KiB line buffer cuts it (a line, or 4096 bytes, or 4095 bytes when
 // the next one is '\r'), each buffer is a boundary, a part header line or part data, and every
 // irregularity ModSecurity flags is flagged here under the same name.
+//
+// Cost is linear in the body and nothing is allocated per buffer of file data (issue 19, M2: 200,000
+// tiny parts held a worker 1.7 s, most of it garbage collection; a 12 MiB part without a newline
+// took seconds, as each 4 KiB buffer searched the rest of the body for the next newline): the parser
+// reads the body's bytes where they are (no 12 MiB string made of them: only part headers and field
+// values become strings, one char per byte as the engine reads bytes), the next newline and NUL are
+// found once and kept, buffers are offsets into the body, and a run of data lines that cannot hold
+// a boundary is taken in one step (skipData, within a 64 KiB window). Limits stop the
+// parse where they are reached: the number of parts (`maxParts`) and the bytes of part headers and
+// field values (`maxNoFilesBytes`, SecRequestBodyNoFilesLimit as ModSecurity counts it); every
+// buffer ticks the time budget's clock (parse-clock.ts).
 import { parseDisposition } from './multipart-disposition.js';
+import type { ParseClock } from './parse-clock.js';
 
 const BUF_SIZE = 4096;
+/** How far one step of skipData looks ahead: 64 KiB, ~0.1-1 ms of string search at worst. */
+const SKIP_WINDOW = 16 * BUF_SIZE;
 
 export interface ParsedPart {
   name: string;
@@ -13,6 +27,15 @@ export interface ParsedPart {
   size: number;               // bytes of data
   headers: Map<string, [string, string]>; // lower-case name -> [name as sent, value]
   headerLines: string[];
+}
+
+export interface MultipartLimits {
+  /** SecUploadFileLimit (MULTIPART_FILE_LIMIT_EXCEEDED), when set. */
+  maxFiles?: number;
+  /** Parts the body may hold: the parse stops at the first part past it (`overParts`). */
+  maxParts: number;
+  /** Bytes of part headers and field values: the parse stops once past it (`overNoFiles`). */
+  maxNoFilesBytes: number;
 }
 
 export class MultipartParser {
@@ -25,44 +48,133 @@ export class MultipartParser {
   readonly names: string[] = [];
   readonly fileNames: string[] = [];
   error?: string;
+  /** Parts past `maxParts`: the parse stopped at `stoppedAt`, the boundary that opened one more. */
+  overParts = false;
+  /** Part headers and field values past `maxNoFilesBytes`: the parse stopped at `stoppedAt`. */
+  overNoFiles = false;
+  stoppedAt?: number;
+  /** Part headers and field values read, as ModSecurity counts msc_reqbody_no_files_length. */
+  noFilesBytes = 0;
 
   private part: (Omit<ParsedPart, 'name'> & { name?: string; chunks: string[]; isFile: boolean; inData: boolean; counted?: boolean; lastHeader?: string }) | null = null;
   private reserve = '';
   private complete = false;
   private boundaryCount = 0;
   private files = 0;
+  private opened = 0;
+  private body: Buffer = EMPTY;
+  private readonly boundaryBytes: Buffer;
+  private readonly marker: Buffer;
+  /** The next '\n' and NUL at or after the current buffer (-1: none left): each found once (a
+   *  memchr), so the parse stays linear however the body is cut. */
+  private nextNl = 0;
+  private nextNul = 0;
 
-  constructor(private readonly boundary: string, private readonly maxFiles?: number) {}
+  constructor(private readonly boundary: string, private readonly limits: MultipartLimits, private readonly clock: ParseClock) {
+    this.boundaryBytes = Buffer.from(boundary, 'latin1');
+    this.marker = Buffer.from(`--${boundary}`, 'latin1');
+  }
 
-  /** Parses the whole body; false when parsing stopped on an error (see `error`). */
-  parse(body: string): boolean {
+  /** Parses the whole body; false when parsing stopped on an error (see `error`) or at a limit. */
+  parse(body: Buffer): boolean {
     const n = body.length;
     if (n === 0) return true;
+    this.body = body;
+    this.nextNl = body.indexOf(0x0a);
+    this.nextNul = body.indexOf(0);
     let pos = 0;
     let containsLine = true;
     while (pos < n) {
-      const nl = body.indexOf('\n', pos);
+      this.clock.tick();
+      if (containsLine && this.inRun()) {
+        const to = this.skipData(pos);
+        if (to > pos) {
+          if (this.overNoFiles) return this.stop(pos);
+          pos = to;
+          continue;
+        }
+      }
+      const nl = this.after(pos);
       let end = nl < 0 ? n : nl + 1;
       let split = false;
       if (end - pos >= BUF_SIZE) {
-        if (end - pos > BUF_SIZE || body[pos + BUF_SIZE - 1] !== '\n') {
+        if (end - pos > BUF_SIZE || body[pos + BUF_SIZE - 1] !== 0x0a) {
           split = true;
-          end = body[pos + BUF_SIZE - 1] === '\r' ? pos + BUF_SIZE - 1 : pos + BUF_SIZE;
+          end = body[pos + BUF_SIZE - 1] === 0x0d ? pos + BUF_SIZE - 1 : pos + BUF_SIZE;
         }
       }
       if (nl < 0 && !split) {
-        return this.finish(body.slice(pos), containsLine);
+        return this.finish(pos, containsLine);
       }
-      const chunk = body.slice(pos, end);
-      if (!this.buffer(chunk, containsLine, split)) return false;
-      containsLine = chunk.endsWith('\n');
+      if (!this.buffer(pos, end, containsLine, split)) return this.overParts || this.overNoFiles ? this.stop(pos) : false;
+      if (this.limits.maxNoFilesBytes < this.noFilesBytes) {
+        this.overNoFiles = true;
+        return this.stop(pos);
+      }
+      containsLine = body[end - 1] === 0x0a;
       pos = end;
       if (this.complete && pos < n) {
         this.flags.dataAfter = 1;
         return true;
       }
     }
-    return this.finish('', containsLine);
+    return this.finish(n, containsLine);
+  }
+
+  private stop(at: number): false {
+    this.flags.error = 1;
+    this.stoppedAt = at;
+    return false;
+  }
+
+  /** The next '\n' at or after `pos`, or -1. */
+  private after(pos: number): number {
+    if (this.nextNl !== -1 && this.nextNl < pos) this.nextNl = this.body.indexOf(0x0a, pos);
+    return this.nextNl;
+  }
+
+  /** Whether the parse is in a run of lines that are data (part data, or the preamble). */
+  private inRun(): boolean {
+    return this.part === null ? !this.complete : this.part.inData;
+  }
+
+  /**
+   * From `pos` (a line start), the lines that cannot be a boundary line (start with '--') or hold `--boundary` are
+   * plain data whatever ModSecurity's buffers make of them: taken in one step, up to the start of
+   * the first line that starts with '-' or holds the marker (or the last line start), with the
+   * bytes held back and counted exactly as buffer by buffer (data()). Returns where it stopped.
+   */
+  private skipData(pos: number): number {
+    const body = this.body;
+    if (body[pos] === 0x2d && body[pos + 1] === 0x2d) return pos;
+    // Searched within a window, so that one step is short enough for the time budget's checks.
+    const windowEnd = Math.min(body.length, pos + SKIP_WINDOW);
+    const window = body.subarray(pos, windowEnd);
+    this.clock.tick(Math.ceil(window.length / BUF_SIZE));
+    // The first '--' that starts a line or `--boundary`: '-' is rare in most data, so this
+    // search runs at memchr speed there (a search for '\n--' stops at every newline).
+    let at = window.indexOf(DASHES);
+    while (at >= 0 && window[at - 1] !== 0x0a && !startsWithAt(window, this.boundaryBytes, at + 2, window.length)) at = window.indexOf(DASHES, at + 1);
+    const limit = at >= 0 ? pos + at : windowEnd;
+    // The run ends at the last line start before `limit` (a '\n' ends every buffer, so it is one).
+    const q = limit > 0 ? body.lastIndexOf(0x0a, limit - 1) + 1 : 0;
+    if (q <= pos) return pos;
+    const held = q - 2 >= pos && body[q - 2] === 0x0d ? 2 : 1;
+    const part = this.part;
+    if (part === null) {
+      this.flags.dataBefore = 1;
+      return q;
+    }
+    const length = this.reserve.length + (q - held - pos);
+    if (part.isFile) this.countFile(part);
+    else {
+      part.chunks.push(this.reserve + body.toString('latin1', pos, q - held));
+      this.noFilesBytes += length;
+      if (this.limits.maxNoFilesBytes < this.noFilesBytes) this.overNoFiles = true;
+    }
+    part.size += length;
+    this.reserve = held === 2 ? '\r\n' : '\n';
+    return q;
   }
 
   private fail(message: string): false {
@@ -71,11 +183,13 @@ export class MultipartParser {
     return false;
   }
 
-  /** ModSecurity's multipart_complete(): the unterminated tail may still be the final boundary. */
-  private finish(tail: string, containsLine: boolean): boolean {
+  /** ModSecurity's multipart_complete(): the unterminated tail body[from..] may still be the final boundary. */
+  private finish(from: number, containsLine: boolean): boolean {
     if (this.complete) return true;
     if (this.boundaryCount === 0) return this.fail('Multipart: No boundaries found in payload.');
-    if (containsLine && tail === `--${this.boundary}--`) {
+    const body = this.body;
+    const n = body.length;
+    if (containsLine && n - from === this.marker.length + 2 && startsWithAt(body, this.marker, from, n) && body[n - 2] === 0x2d && body[n - 1] === 0x2d) {
       this.closePart(true);
       this.complete = true;
       return true;
@@ -83,36 +197,48 @@ export class MultipartParser {
     return this.fail('Multipart: Final boundary missing.');
   }
 
-  private buffer(chunk: string, containsLine: boolean, split: boolean): boolean {
-    const b = this.boundary;
-    const cstr = cString(chunk);
+  /** One of ModSecurity's buffers: body[start, end). Its C string (what strcmp and friends see)
+   *  ends at the first NUL. */
+  private buffer(start: number, end: number, containsLine: boolean, split: boolean): boolean {
+    const body = this.body;
+    const b = this.boundaryBytes;
+    if (this.nextNul !== -1 && this.nextNul < start) this.nextNul = body.indexOf(0, start);
+    const cEnd = this.nextNul !== -1 && this.nextNul < end ? this.nextNul : end;
+    const cLen = cEnd - start;
     let isBoundary = false;
-    if (containsLine && cstr.length > 3 && cstr.startsWith('--')) {
-      if (cstr.length >= b.length + 2 && cstr.startsWith(b, 2)) {
-        let at = 2 + b.length;
-        const isFinal = cstr[at] === '-' && cstr[at + 1] === '-';
+    if (containsLine && cLen > 3 && body[start] === 0x2d && body[start + 1] === 0x2d) {
+      if (cLen >= b.length + 2 && startsWithAt(body, b, start + 2, cEnd)) {
+        let at = start + 2 + b.length;
+        const isFinal = at + 1 < cEnd && body[at] === 0x2d && body[at + 1] === 0x2d;
         if (isFinal) {
           at += 2;
           if (this.complete) return this.fail('Multipart: Invalid boundary (final duplicate).');
         }
-        const rest = cstr.slice(at);
-        if (rest !== '\r\n' && rest !== '\n') return this.fail(`Multipart: Invalid boundary: ${cstr}`);
-        if (rest === '\n') this.flags.lfLine = 1;
+        const restLength = cEnd - at;
+        const lf = restLength === 1 && body[at] === 0x0a;
+        const crlf = restLength === 2 && body[at] === 0x0d && body[at + 1] === 0x0a;
+        if (!lf && !crlf) return this.fail(`Multipart: Invalid boundary: ${body.toString('latin1', start, cEnd)}`);
+        if (lf) this.flags.lfLine = 1;
         else this.flags.crlfLine = 1;
+        if (!isFinal && this.opened >= this.limits.maxParts) {
+          this.closePart(true);
+          this.overParts = true;
+          return false;
+        }
         this.closePart(isFinal);
         if (isFinal) this.complete = true;
         this.boundaryCount++;
         isBoundary = true;
       } else {
-        if (this.flags.boundaryQuoted && cstr.length >= b.length + 3 && cstr[2] === '"' && cstr.startsWith(b, 3)) {
+        if (this.flags.boundaryQuoted && cLen >= b.length + 3 && body[start + 2] === 0x22 && startsWithAt(body, b, start + 3, cEnd)) {
           return this.fail('Multipart: Invalid boundary (quotes).');
         }
-        let p = 2;
-        while (isSpace(cstr.charCodeAt(p))) p++;
-        if (p !== 2 && cstr.startsWith(b, p)) return this.fail('Multipart: Invalid boundary (whitespace).');
+        let p = start + 2;
+        while (p < cEnd && isSpace(body[p])) p++;
+        if (p !== start + 2 && startsWithAt(body, b, p, cEnd)) return this.fail('Multipart: Invalid boundary (whitespace).');
         this.flags.unmatchedBoundary = 1;
       }
-    } else if (containsLine && chunk.includes('--' + b)) {
+    } else if (containsLine && this.holdsMarker(start, end)) {
       this.flags.unmatchedBoundary = 1;
     }
     if (isBoundary) return true;
@@ -122,11 +248,17 @@ export class MultipartParser {
       return true;
     }
     if (!part.inData) {
-      if (split || chunk.length === BUF_SIZE) return this.fail(`Multipart: Part header line over ${BUF_SIZE} bytes long`);
-      return this.header(chunk);
+      if (split || end - start === BUF_SIZE) return this.fail(`Multipart: Part header line over ${BUF_SIZE} bytes long`);
+      this.noFilesBytes += end - start;
+      return this.header(body.toString('latin1', start, end));
     }
-    this.data(chunk);
+    this.data(start, end);
     return true;
+  }
+
+  /** Whether `--boundary` lies wholly within body[start, end). */
+  private holdsMarker(start: number, end: number): boolean {
+    return end - start >= this.marker.length && this.body.subarray(start, end).includes(this.marker);
   }
 
   private header(line: string): boolean {
@@ -184,22 +316,29 @@ export class MultipartParser {
     return true;
   }
 
-  /** Part data: a buffer's trailing CRLF/LF is held back until it is known not to precede a boundary. */
-  private data(chunk: string): void {
+  /** Part data, body[start, end): a buffer's trailing CRLF/LF is held back until it is known not to
+   *  precede a boundary. File data is only counted, never copied. */
+  private data(start: number, end: number): void {
     const part = this.part!;
+    const body = this.body;
     let held = '';
-    let body = chunk;
-    if (chunk.endsWith('\r\n')) { held = '\r\n'; body = chunk.slice(0, -2); }
-    else if (chunk.endsWith('\n')) { held = '\n'; body = chunk.slice(0, -1); }
-    const piece = this.reserve + body;
+    let dataEnd = end;
+    if (end - start >= 2 && body[end - 1] === 0x0a && body[end - 2] === 0x0d) { held = '\r\n'; dataEnd = end - 2; }
+    else if (end - start >= 1 && body[end - 1] === 0x0a) { held = '\n'; dataEnd = end - 1; }
+    const length = this.reserve.length + dataEnd - start;
     if (part.isFile) {
-      if (!part.counted && this.maxFiles !== undefined && ++this.files > this.maxFiles) this.flags.fileLimitExceeded = 1;
-      part.counted = true;
+      this.countFile(part);
     } else {
-      part.chunks.push(piece);
+      part.chunks.push(this.reserve + body.toString('latin1', start, dataEnd));
+      this.noFilesBytes += length;
     }
-    part.size += piece.length;
+    part.size += length;
     this.reserve = held;
+  }
+
+  private countFile(part: NonNullable<MultipartParser['part']>): void {
+    if (!part.counted && this.limits.maxFiles !== undefined && ++this.files > this.limits.maxFiles) this.flags.fileLimitExceeded = 1;
+    part.counted = true;
   }
 
   private closePart(last: boolean): void {
@@ -220,20 +359,25 @@ export class MultipartParser {
       this.part = null;
     }
     if (!last) {
+      this.opened++;
       this.part = { value: '', size: 0, headers: new Map(), headerLines: [], chunks: [], isFile: false, inData: false };
       this.reserve = '';
     }
   }
 }
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const EMPTY = Buffer.alloc(0);
+const DASHES = Buffer.from('--');
+
+/** Whether `pattern` lies at body[at..] and ends by `end`. */
+function startsWithAt(body: Buffer, pattern: Buffer, at: number, end: number): boolean {
+  if (at < 0 || at + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i++) if (body[at + i] !== pattern[i]) return false;
+  return true;
 }
 
-/** The text up to the first NUL, as C string functions see it. */
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
 /** ModSecurity's remove_lf_crlf_inplace(): one trailing "\n" or "\r\n". */

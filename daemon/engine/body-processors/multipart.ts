@@ -1,10 +1,24 @@
 // MULTIPART: form fields become ARGS_POST, file parts FILES; every ModSecurity multipart flag is
 // reported (MULTIPART_STRICT_ERROR is their OR, with processing errors). On an error the request
 // body is in error and, as in ModSecurity, no arguments are taken from it.
+// Limits stop the parse where they are reached, the parts read so far kept (their fields as ARGS_POST),
+// the request body in error and MULTIPART_STRICT_ERROR raised, as the rest went unchecked:
+// - parts: every part, field or file, counts towards SecArgumentsLimit (decision: each becomes a
+//   named entry the rules iterate over, in ARGS_POST or FILES/FILES_NAMES/MULTIPART_NAME;
+//   ModSecurity has no part limit, so a body of 200,000 empty file parts went through its parser
+//   whole; PHP's max_input_vars is 1000 too);
+// - SecRequestBodyNoFilesLimit: part headers and field values, as ModSecurity counts them
+//   (`noFilesOverLimit`: the caller refuses with 413 or, with ProcessPartial, keeps the error).
 import type { BodyProcessor, BodyParseResult } from './types.js';
 import { ArgumentList, ARGUMENT_LIMIT_MESSAGE } from './argument-list.js';
 import { parseBoundary } from './multipart-boundary.js';
 import { MultipartParser } from './multipart-parser.js';
+import { ParseClock } from './parse-clock.js';
+
+/** REQBODY_ERROR_MSG when the part headers and field values pass SecRequestBodyNoFilesLimit. */
+export function noFilesLimitMessage(limit: number): string {
+  return `Request body no files data length is larger than the configured limit (${limit}).`;
+}
 
 export const multipart: BodyProcessor = (body, contentType, limits) => {
   const b = parseBoundary(contentType);
@@ -16,9 +30,11 @@ export const multipart: BodyProcessor = (body, contentType, limits) => {
   if (b.boundary === undefined) {
     return { args: [], files: [], error: b.error, multipart: details({ ...base, error: 1 }, [], [], []) };
   }
-  const parser = new MultipartParser(b.boundary, limits.maxFiles);
+  const maxNoFilesBytes = limits.maxNoFilesBytes ?? Infinity;
+  const parser = new MultipartParser(b.boundary, { maxFiles: limits.maxFiles, maxParts: limits.maxArgs, maxNoFilesBytes }, new ParseClock(limits));
   Object.assign(parser.flags, { boundaryQuoted: base.boundaryQuoted, boundaryWhitespace: base.boundaryWhitespace, missingSemicolon: base.missingSemicolon });
-  const ok = parser.parse(body.toString('latin1'));
+  const ok = parser.parse(body);
+  const stopped = parser.overParts || parser.overNoFiles;
   const partHeaders: Array<[string, string]> = [];
   for (const part of parser.parts) for (const line of part.headerLines) partHeaders.push([part.name, line]);
   const result: BodyParseResult = {
@@ -26,14 +42,15 @@ export const multipart: BodyProcessor = (body, contentType, limits) => {
     files: [],
     multipart: details(parser.flags, partHeaders, parser.fileNames, parser.names),
   };
-  if (!ok) return { ...result, error: parser.error };
+  if (!ok && !stopped) return { ...result, error: parser.error };
   const list = new ArgumentList(limits.maxArgs);
   for (const part of parser.parts) {
     if (part.filename === undefined) list.add(part.name, part.value);
     else result.files.push({ fieldName: part.name, fileName: part.filename, size: part.size, contentType: part.headers.get('content-type')?.[1] ?? '' });
   }
   result.args = list.args;
-  if (list.overLimit) result.error = ARGUMENT_LIMIT_MESSAGE;
+  if (parser.overNoFiles) return { ...result, error: noFilesLimitMessage(maxNoFilesBytes), noFilesOverLimit: true, stoppedAt: parser.stoppedAt };
+  if (parser.overParts) return { ...result, error: ARGUMENT_LIMIT_MESSAGE, stoppedAt: parser.stoppedAt };
   return result;
 };
 

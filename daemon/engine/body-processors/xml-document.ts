@@ -2,13 +2,32 @@
 // a document (one root, matched tags, quoted attributes, known entities, valid UTF-8) and keeps just
 // what XML:<xpath> needs: each element's text content and every attribute value, in document order.
 // DTDs are skipped, never fetched or expanded (ModSecurity runs libxml2 without external entities).
+// Cost stays linear in the body: the document's text is kept once, in order, and an element's text
+// content (its descendants' too) is the run of pieces between its tags, joined only when a rule asks
+// (an element per nesting level copying its descendants' text was quadratic). Nesting is limited as
+// libxml2 limits it without XML_PARSE_HUGE (256 levels), and the parse runs on the time budget.
 
 export interface XmlElement {
   name: string;
   attributes: string[];
-  /** Text and CDATA of the element and its descendants, as libxml2's xmlNodeGetContent(). */
-  text: string;
+  /** The element's text content is pieces[textStart .. textEnd) of its document. */
+  textStart: number;
+  textEnd: number;
 }
+
+export interface XmlDocument {
+  elements: XmlElement[];
+  /** Text and CDATA, in document order. */
+  pieces: string[];
+}
+
+/** Text and CDATA of the element and its descendants, as libxml2's xmlNodeGetContent(). */
+export function textContent(doc: XmlDocument, el: XmlElement): string {
+  return doc.pieces.slice(el.textStart, el.textEnd).join('');
+}
+
+/** libxml2's xmlParserMaxDepth without XML_PARSE_HUGE (ModSecurity does not set it). */
+export const XML_MAX_DEPTH = 256;
 
 export class XmlSyntaxError extends Error {}
 
@@ -16,7 +35,7 @@ const NAME = /[A-Za-z_:\x80-\xff][-A-Za-z0-9_:.\x80-\xff]*/y;
 const LATIN1_ENCODINGS = /^(iso-8859-1|latin1|l1|iso_8859-1|us-ascii|ascii)$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export function parseXml(bytes: string): XmlElement[] {
+export function parseXml(bytes: string, tick: () => void = () => {}): XmlDocument {
   let text = bytes.startsWith('\xef\xbb\xbf') ? bytes.slice(3) : bytes;
   const decl = /^<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']/.exec(text);
   const latin1 = decl !== null && LATIN1_ENCODINGS.test(decl[1]);
@@ -27,7 +46,8 @@ export function parseXml(bytes: string): XmlElement[] {
     try { UTF8.decode(Buffer.from(text, 'latin1')); } catch { throw new XmlSyntaxError('Input is not proper UTF-8'); }
   }
   const elements: XmlElement[] = [];
-  const stack: Array<{ el: XmlElement; parts: string[] }> = [];
+  const pieces: string[] = [];
+  const stack: XmlElement[] = [];
   let pos = 0;
   let rootSeen = false;
   const n = text.length;
@@ -40,9 +60,10 @@ export function parseXml(bytes: string): XmlElement[] {
     return m![0];
   };
   const ws = () => { while (pos < n && ' \t\r\n'.includes(text[pos])) pos++; };
-  const addText = (s: string) => { for (const frame of stack) frame.parts.push(s); };
+  const addText = (s: string) => { if (s.length > 0) pieces.push(s); };
 
   while (pos < n) {
+    tick(); // per construct: a text run, a comment, a tag
     if (text[pos] !== '<') {
       const end = text.indexOf('<', pos);
       const raw = text.slice(pos, end < 0 ? n : end);
@@ -78,13 +99,14 @@ export function parseXml(bytes: string): XmlElement[] {
       ws();
       if (text[pos] !== '>') fail('expected >');
       pos++;
-      const frame = stack.pop();
-      if (!frame || frame.el.name !== closing) fail(`opening and ending tag mismatch: ${frame?.el.name ?? ''} and ${closing}`);
-      frame!.el.text = frame!.parts.join('');
+      const el = stack.pop();
+      if (!el || el.name !== closing) fail(`opening and ending tag mismatch: ${el?.name ?? ''} and ${closing}`);
+      el!.textEnd = pieces.length;
     } else {
       pos++;
       if (stack.length === 0 && rootSeen) fail('extra content at the end of the document');
-      const el: XmlElement = { name: name(), attributes: [], text: '' };
+      if (stack.length >= XML_MAX_DEPTH) fail(`Excessive depth in document: ${XML_MAX_DEPTH} use XML_PARSE_HUGE option`);
+      const el: XmlElement = { name: name(), attributes: [], textStart: pieces.length, textEnd: pieces.length };
       elements.push(el);
       const seen = new Set<string>();
       for (;;) {
@@ -113,13 +135,13 @@ export function parseXml(bytes: string): XmlElement[] {
         pos += 2;
       } else {
         pos++;
-        stack.push({ el, parts: [] });
+        stack.push(el);
       }
     }
   }
   if (stack.length > 0) fail('premature end of data');
   if (!rootSeen) fail('start tag expected');
-  return elements;
+  return { elements, pieces };
 }
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };

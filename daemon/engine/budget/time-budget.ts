@@ -178,6 +178,18 @@ export class TimeBudget {
     return { wallMs, cpuMs: this.clock.recentCpuMs(wallMs) };
   }
 
+  /** A checkpoint for work done on a clock from startClock before its phase runs (the body parse):
+   *  throws EngineBudgetExceeded once that work alone has used what is left of the budget. Reads
+   *  the wall clock; the thread's CPU time only once the wall time says it may be spent. */
+  checkSince(started: PhaseStart, phase: number): void {
+    const left = this.limitMs - this.spentMs;
+    if (this.clock.wallMs() - started.wallMs < left) return;
+    const used = this.clock.cpuMs() - started.cpuMs;
+    if (used < left) return;
+    this.spentMs = this.limitMs;
+    throw new EngineBudgetExceeded(this.limitMs, this.limitMs - left + used, phase, undefined);
+  }
+
   /** CPU ms the running phase has used, less stopped exec attempts. */
   private phaseCpu(): number {
     return Math.max(0, this.clock.cpuMs() - this.phaseCpuStart - this.refundedMs);

@@ -13,6 +13,8 @@ export class ParsedBody {
   readonly multipartPartHeaders: KeyedList;
   readonly xml: BodyParseResult['xml'];
   readonly error: string | undefined;
+  /** Where a limit stopped the body processor (bytes read); undefined when it read the whole body. */
+  readonly stoppedAt: number | undefined;
 
   constructor(
     /** REQBODY_PROCESSOR: URLENCODED, MULTIPART, JSON, XML, or '' when none ran. */
@@ -33,6 +35,7 @@ export class ParsedBody {
     this.multipartPartHeaders = result?.multipart ? KeyedList.fromPairs(result.multipart.partHeaders) : EMPTY_LIST;
     this.xml = result?.xml;
     this.error = result?.error;
+    this.stoppedAt = result?.stoppedAt;
   }
 }
 

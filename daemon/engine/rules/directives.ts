@@ -21,7 +21,7 @@ export const IGNORED_DIRECTIVES: readonly string[] = [
   'SecHashParam', 'SecHashMethodRx', 'SecHashMethodPm', 'SecInterceptOnError',
   'SecConnEngine', 'SecConnReadStateLimit', 'SecConnWriteStateLimit', 'SecSensorId',
   'SecHttpBlKey', 'SecStreamInBodyInspection', 'SecStreamOutBodyInspection', 'SecDisableBackendCompression',
-  'SecContentInjection', 'SecChrootDir', 'SecXmlExternalEntity', 'SecRequestBodyJsonDepthLimit',
+  'SecContentInjection', 'SecChrootDir', 'SecXmlExternalEntity',
   'SecCacheTransformations', 'SecRemoteRulesFailAction', 'SecGuardianLog',
 ];
 
@@ -82,6 +82,7 @@ const ENTRIES: Array<[string, Handler]> = [
   setting('SecResponseBodyLimit', 'responseBodyLimit', bytes),
   setting('SecResponseBodyLimitAction', 'responseBodyLimitAction', limitAction),
   setting('SecArgumentsLimit', 'argumentsLimit', bytes),
+  setting('SecRequestBodyJsonDepthLimit', 'requestBodyJsonDepthLimit', bytes),
   setting('SecCollectionTimeout', 'collectionTimeout', bytes),
   setting('SecWebAppId', 'webAppId', (v) => v),
   setting('SecAuditEngine', 'auditEngine', (v, w, n) => {

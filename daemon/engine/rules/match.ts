@@ -29,6 +29,8 @@ export interface Interruption {
   status: number;
   /** 0 when the engine itself interrupted (request body over the limit). */
   ruleId: number;
+  /** Why the engine itself interrupted (ruleId 0), in ModSecurity's words. */
+  msg?: string;
   phase: number;
   redirectUrl?: string;
 }

@@ -20,7 +20,10 @@ export interface EngineSettings {
   responseBodyLimitAction: 'Reject' | 'ProcessPartial';
   responseBodyMimeTypes: string[];
   argumentSeparator: string;
+  /** SecArgumentsLimit: arguments a request may have (query and body); every multipart part counts. */
   argumentsLimit: number;
+  /** SecRequestBodyJsonDepthLimit. */
+  requestBodyJsonDepthLimit: number;
   /** SecCollectionTimeout, seconds. */
   collectionTimeout: number;
   auditEngine: string;
@@ -42,6 +45,7 @@ export function defaultEngineSettings(): EngineSettings {
     responseBodyMimeTypes: ['text/plain', 'text/html'],
     argumentSeparator: '&',
     argumentsLimit: 1000,
+    requestBodyJsonDepthLimit: 10000,
     collectionTimeout: 3600,
     auditEngine: 'Off',
     auditLogParts: 'ABCFHZ',
