@@ -32,6 +32,8 @@ export interface RecordingOrigin {
 
 export const ORIGIN_ANSWER = 'x-origin-answer';
 const ANSWER = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n${ORIGIN_ANSWER}: 1\r\nContent-Length: 9\r\n\r\norigin ok`, 'latin1');
+/** A HEAD answer has the same head and no body. */
+const HEAD_ANSWER = ANSWER.subarray(0, ANSWER.indexOf('\r\n\r\n') + 4);
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 
 interface Head { method: string; target: string; version: string; headers: Array<[string, string]>; bodyStart: number }
@@ -63,8 +65,9 @@ export async function startRecordingOrigin(): Promise<RecordingOrigin> {
         record({ method: head.method, target: head.target, headers: [...head.headers, ...body.trailers], body: body.bytes });
         const connection = field('connection').join(',').toLowerCase();
         const close = connection.includes('close') || (head.version === 'HTTP/1.0' && !connection.includes('keep-alive'));
-        if (close) { socket.end(ANSWER); return; }
-        socket.write(ANSWER);
+        const answer = head.method === 'HEAD' ? HEAD_ANSWER : ANSWER;
+        if (close) { socket.end(answer); return; }
+        socket.write(answer);
       }
     });
     socket.on('end', () => {
