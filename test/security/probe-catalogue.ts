@@ -156,6 +156,8 @@ const paths: Probe[] = [
   [';params', '/wp-admin;x=1/'], ['Tomcat ..;/', '/x/..;/wp-admin/'], ['NUL', '/wp-admin%00/'],
   ['trailing dot', '/wp-admin./'], ['trailing escaped space', '/wp-admin%20/'], ['double-escaped letter', '/%2577p-admin/'],
   ['overlong UTF-8 slash', '/wp-admin%c0%afx'], ['raw backslashes', '\\wp-admin\\'], ['escaped backslash', '/%5cwp-admin/'],
+  ['escaped leading slash', '/%2fwp-admin/'], ['escaped trailing slash', '/wp-admin%2f'], ['half-escaped dot-dot', '/x/.%2e/wp-admin/'],
+  ['overlong UTF-8 dot-dot', '/x/%c0%ae%c0%ae/wp-admin/'],
   ['escaped letter and an invalid UTF-8 tail', '/%77p-admin/%ff'], ['fragment in the target', '/wp-admin#x'], ['empty query', '/wp-admin?'], ['escaped letter in the middle', '/wp-%61dmin/'],
 ].map(([label, target]) => probe(`path: ${label}`, 'paths', (m) => get(m, target)));
 
@@ -166,6 +168,8 @@ const upgrades: Probe[] = [
     head(m, 'GET / HTTP/1.1', [`Host: ${HOST}`, 'Connection: Upgrade, HTTP2-Settings', 'Upgrade: h2c', 'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA']) + smuggled(m)),
   probe('unknown protocol upgrade, attack pipelined behind it', 'upgrades', (m) =>
     head(m, 'OPTIONS / HTTP/1.1', [`Host: ${HOST}`, 'Connection: upgrade', 'Upgrade: foo/2']) + smuggled(m)),
+  probe('HTTP/1.0 upgrade, attack pipelined behind it', 'upgrades', (m) =>
+    head(m, 'GET / HTTP/1.0', [`Host: ${HOST}`, 'Connection: Upgrade, keep-alive', 'Upgrade: websocket']) + smuggled(m)),
   probe('upgrade request with the attack in its body', 'upgrades', (m) =>
     post(m, '/', 'application/x-www-form-urlencoded', `q=${SQLI_Q}`, ['Connection: Upgrade', 'Upgrade: websocket'])),
   probe('upgrade request with the attack in a chunked body', 'upgrades', (m) =>
@@ -192,6 +196,7 @@ const bodies: Probe[] = [
     post(m, '/upload', 'multipart/form-data; boundary=aaa; boundary=xyz', multipart('aaa', [{ disposition: 'form-data; name="q"', value: SQLI }]) + multipart('xyz', [{ disposition: 'form-data; name="ok"', value: 'fine' }]))),
   probe('multipart with a quoted boundary', 'bodies', (m) => post(m, '/upload', 'multipart/form-data; boundary="x y"', multipart('x y', [{ disposition: 'form-data; name="q"', value: SQLI }]))),
   probe('multipart with LF line ends', 'bodies', (m) => post(m, '/upload', 'multipart/form-data; boundary=xyz', multipart('xyz', [{ disposition: 'form-data; name="q"', value: SQLI }], '\n'))),
+  probe('multipart field name carries the attack', 'bodies', (m) => post(m, '/upload', 'multipart/form-data; boundary=xyz', multipart('xyz', [{ disposition: `form-data; name="${XSS}"`, value: 'x' }]))),
   probe('multipart with the payload in a file name', 'bodies', (m) =>
     post(m, '/upload', 'multipart/form-data; boundary=xyz', multipart('xyz', [{ disposition: `form-data; name="f"; filename="${XSS}.txt"`, value: 'hello', extra: 'Content-Type: text/plain\r\n' }]))),
   probe('multipart without the closing boundary', 'bodies', (m) =>
