@@ -15,8 +15,12 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
   // Not hop-by-hop, but node's server has already answered "100 Continue" to the client.
   'expect']);
 
-/** Request fields the edge writes itself (incoming ones are read, never passed on as they are). */
-const EDGE_OWN = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-request-id']);
+/** Request fields the edge writes itself (incoming ones are read, never passed on as they are),
+ *  and URL overrides it drops: IIS URL Rewrite, ASP.NET and some PHP and Java stacks route on
+ *  X-Original-URL / X-Rewrite-URL instead of the request target, so a client could name a
+ *  protected page or carry an attack in them past every check of the target (test/security).
+ *  A client has no business sending them; an origin that needs them sets them itself. */
+const EDGE_OWN = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-request-id', 'x-original-url', 'x-rewrite-url']);
 
 export interface ForwardFacts {
   /** Socket peer address (the hop that connected to the edge). */

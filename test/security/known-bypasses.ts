@@ -4,10 +4,6 @@
 // of them through too (RESULTS.md).
 
 export const KNOWN_BYPASSES: ReadonlyMap<string, string> = new Map([
-  ['X-Original-URL names the protected page',
-    'the edge judges the request target; applications that route on X-Original-URL (IIS URL Rewrite and ASP.NET setups, Symfony before the 2018 fix for CVE-2018-14773, some Java stacks) serve /wp-admin/'],
-  ['X-Rewrite-URL names the protected page', 'as X-Original-URL'],
-  ['X-Original-URL carries the attack', 'the query in the override is never inspected; an application that routes on the header reads it'],
   ['multipart with the payload in a file name',
     'CRS 3.3 does not look at FILES (file names) for XSS; applications that show upload names get <script>; the engine runs the rules as written'],
 ]);
