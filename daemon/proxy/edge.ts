@@ -91,6 +91,7 @@ export class Edge {
       connectTimeoutMs: timeouts.connectMs,
       limits: this.limits,
       shedder: this.shedder,
+      protocolRefused: (req, socket, requestId, status, reason) => this.unparsed.protocolRefused(req, socket, requestId, status, reason),
     });
     this.fallbackContext = options.fallbackTls ? tls.createSecureContext({ ...options.fallbackTls, ...EDGE_TLS }) : null;
   }

@@ -48,6 +48,8 @@ export interface HandlerDeps {
   connectTimeoutMs: number;
   limits: EdgeLimits;
   shedder: LoadShedder;
+  /** Records a request the protocol guard refused (hardening/unparsed-requests.ts), so it shows in the logs. */
+  protocolRefused?(req: IncomingMessage, socket: Duplex, requestId: string, status: number, reason: string): void;
 }
 
 interface RequestState {
@@ -137,7 +139,9 @@ export class RequestHandler {
     const refusal = protocolRefusal(req, this.deps.limits);
     if (refusal) {
       this.refusedConnections.add(req.socket);
-      const p = page(refusal.status, randomUUID(), { connection: 'close' });
+      const requestId = randomUUID();
+      this.deps.protocolRefused?.(req, req.socket, requestId, refusal.status, refusal.reason);
+      const p = page(refusal.status, requestId, { connection: 'close' });
       if (res) sendPage(res, p); else if (socket) rawPage(socket, p);
       return false;
     }

@@ -74,6 +74,14 @@ export class UnparsedRequests {
     this.answer(socket, page(405, requestId, { connection: 'close' }));
   }
 
+  /** The edge's own protocol guard refused a parsed request (request-guard.ts: two Host fields,
+   *  a Transfer-Encoding it does not accept, an oversized head...): the same event and access entry. */
+  protocolRefused(req: IncomingMessage, socket: Duplex, requestId: string, status: number, reason: string): void {
+    const target = req.url ?? '';
+    const head: RawHead = { method: req.method ?? '', target, host: req.headers.host, line: `${req.method ?? ''} ${target} HTTP/${req.httpVersion}`.slice(0, MAX_LINE), userAgent: req.headers['user-agent'] };
+    this.record(head, socket, requestId, status, 'protocol-refused', `Request refused by the edge's protocol guard: ${reason}`);
+  }
+
   private record(head: RawHead, socket: Duplex, requestId: string, status: number, ruleId: string, msg: string): void {
     const site = this.deps.snapshot().siteForHost(head.host);
     if (!site) return;

@@ -54,6 +54,26 @@ describe('requests node answers without a request event (raw socket)', () => {
     expect(origin.bytesReceived()).toBe(bytes);
   });
 
+  const GUARDED: Array<[name: string, raw: string, status: number]> = [
+    ['two Host fields', `GET /x HTTP/1.1\r\n${H}Host: other.test\r\n\r\n`, 400],
+    ['Transfer-Encoding identity then chunked (two fields)', `POST /x HTTP/1.1\r\n${H}Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 501],
+    ['Transfer-Encoding in HTTP/1.0', `POST /x HTTP/1.0\r\n${H}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400],
+  ];
+
+  // What node parses but the edge's own protocol guard refuses (request-guard.ts) is shown too.
+  it.each(GUARDED)('%s: refused by the protocol guard with a request id and an event', async (_name, raw, status) => {
+    const bytes = origin.bytesReceived();
+    const reply = await rawExchange(edge.port, [raw]);
+    expect(reply.statuses).toEqual([status]);
+    const id = requestIdOf(reply.text);
+    expect(id).toBeDefined();
+    expect(edge.sink.wafEvents.find((e) => e.request_id === id)).toMatchObject({
+      site_id: 7, group: 'edge', rule_id: 'protocol-refused', waf_file: 'edge/protocol', action: 'block', host: HOST,
+    });
+    expect(edge.sink.accessEntries.find((e) => e.request_id === id)).toMatchObject({ status, blocked: true });
+    expect(origin.bytesReceived()).toBe(bytes);
+  });
+
   it('CONNECT: 405 with a request id, an event, the tunnel bytes dropped', async () => {
     const bytes = origin.bytesReceived();
     const reply = await rawExchange(edge.port, `CONNECT 127.0.0.1:22 HTTP/1.1\r\n${H}\r\nSSH-2.0-x\r\n`);
