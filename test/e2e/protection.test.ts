@@ -177,7 +177,7 @@ describe('protect page and the block response', () => {
     const before = (await d.wafctl('--json', '--site', SHOP, 'protect', 'page', 'list')).stdout;
     const badIp = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/p', '--allow', '198.51.100.10,1.2.3');
     expect(badIp.code).toBe(1);
-    expect(badIp.stderr).toContain('error: validation_error: allow[1]: "1.2.3" is not an IPv4/IPv6 address or CIDR');
+    expect(badIp.stderr).toContain('error: validation_error: allow[1]: "1.2.3" is not an IPv4 address (four decimal numbers 0-255 without leading zeros) or an IPv6 address');
     const noAllow = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/p');
     expect(noAllow.code).toBe(2);
     const dup = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/ADMIN-AREA', '--allow', '1.2.3.4');
