@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliResult } from '../cli/cli-process.js';
 import { newSandbox, quickStartFlags, stopAll, type E2eDaemon } from './daemon-harness.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -22,10 +23,6 @@ interface Status {
   sites: number;
 }
 
-let main: E2eDaemon;
-let flags: string[];
-let configPath: string;
-
 async function json<T>(d: E2eDaemon, ...args: string[]): Promise<T> {
   const result = await d.wafctl('--json', ...args);
   if (result.code !== 0) throw new Error(`wafctl ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
@@ -37,18 +34,22 @@ function get(url: string, host?: string): Promise<{ status?: number; body: strin
     const req = request(url, { headers: host ? { host } : {} }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode, body }));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject);
     req.end();
   });
 }
 
-beforeAll(async () => {
-  main = await newSandbox();
-  flags = await quickStartFlags(main.box);
-  configPath = join(main.box.dataDir, 'config.json');
-});
+const configOf = (d: E2eDaemon) => join(d.box.dataDir, 'config.json');
+
+/** A daemon started in a fresh sandbox; the start's own result, for the tests that judge it. */
+async function startedDaemon(...extra: string[]): Promise<{ d: E2eDaemon; flags: string[]; started: CliResult }> {
+  const d = await newSandbox();
+  const flags = await quickStartFlags(d.box);
+  const started = await d.wafctl('daemon', 'start', ...flags, ...extra);
+  return { d, flags, started };
+}
 
 afterAll(stopAll);
 
@@ -56,11 +57,17 @@ afterAll(stopAll);
 const SLOW = { timeout: 120_000 };
 
 describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
-  let firstKey: string;
-  let secondKey: string;
+  // One running daemon for the tests that only read it or each add their own site (their own
+  // domain, so any order works); the stop-and-start-again story runs on daemons of its own.
+  let main: E2eDaemon;
+  let flags: string[];
+  let started: CliResult;
+
+  beforeAll(async () => {
+    ({ d: main, flags, started } = await startedDaemon());
+  }, 120_000);
 
   it('starts in the background and returns once ready', async () => {
-    const started = await main.wafctl('daemon', 'start', ...flags);
     expect(started.code, started.stderr).toBe(0);
     expect(started.stderr).toContain('wafctl daemon started');
     const status = await json<Status>(main, 'daemon', 'status');
@@ -88,45 +95,48 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
     expect(Object.keys(added)).toEqual(['site_id', 'domain', 'api_key']);
     expect(added.domain).toBe('example.test');
     expect(added.api_key).toMatch(KEY_SHAPE);
-    firstKey = added.api_key;
+    const key = added.api_key;
 
-    const config = await readFile(configPath, 'utf8');
-    expect(config).not.toContain(firstKey);
-    expect(config).toContain(sha256(firstKey));
-    expect((await stat(configPath)).mode & 0o777).toBe(0o600);
+    const config = await readFile(configOf(main), 'utf8');
+    expect(config).not.toContain(key);
+    expect(config).toContain(sha256(key));
+    expect((await stat(configOf(main))).mode & 0o777).toBe(0o600);
 
     const status = await json<Status>(main, 'daemon', 'status');
     const profiles = JSON.parse(await readFile(join(main.box.configHome, 'wafctl', 'config.json'), 'utf8'));
     expect(profiles.current).toBe('example.test');
-    expect(profiles.profiles['example.test']).toEqual({ server: status.api_url, key: firstKey, ca: status.ca_file });
+    expect(profiles.profiles['example.test']).toEqual({ server: status.api_url, key, ca: status.ca_file });
 
     const shown = await json<{ has_key: boolean; status: string }>(main, 'site', 'show', 'example.test');
     expect(shown).toMatchObject({ has_key: true, status: 'active' });
-    expect(JSON.stringify(shown)).not.toContain(firstKey);
+    expect(JSON.stringify(shown)).not.toContain(key);
   });
 
   it('will not replace the key without --regenerate; with it the old hash is gone', async () => {
-    const refused = await main.wafctl('site', 'key', 'example.test');
+    const firstKey = (await json<{ api_key: string }>(main, 'site', 'add', 'rekey.test', '--origin', 'http://127.0.0.1:8081')).api_key;
+    const refused = await main.wafctl('site', 'key', 'rekey.test');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('error: key_exists:');
 
-    const regenerated = await json<{ api_key: string }>(main, 'site', 'key', 'example.test', '--regenerate');
+    const regenerated = await json<{ api_key: string }>(main, 'site', 'key', 'rekey.test', '--regenerate');
     expect(Object.keys(regenerated)).toEqual(['api_key']);
     expect(regenerated.api_key).toMatch(KEY_SHAPE);
     expect(regenerated.api_key).not.toBe(firstKey);
-    secondKey = regenerated.api_key;
-    const config = await readFile(configPath, 'utf8');
+    const secondKey = regenerated.api_key;
+    const config = await readFile(configOf(main), 'utf8');
     expect(config).not.toContain(sha256(firstKey));
     expect(config).toContain(sha256(secondKey));
     expect(config).not.toContain(secondKey);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {
-    const before = await readFile(configPath, 'utf8');
+    // The duplicate case needs a site of its own to collide with.
+    await json(main, 'site', 'add', 'taken.test', '--origin', 'http://127.0.0.1:8081');
+    const before = await readFile(configOf(main), 'utf8');
     const cases: Array<[string[], number, RegExp]> = [
       [['site', 'add', 'not a domain', '--origin', 'http://127.0.0.1:8081'], 1, /^error: validation_error: .*domain/],
       [['site', 'add', 'bad-origin.test', '--origin', 'ftp://127.0.0.1'], 1, /^error: validation_error: .*origin.*http/],
-      [['site', 'add', 'example.test', '--origin', 'http://127.0.0.1:8081'], 1, /^error: duplicate: .*example\.test/],
+      [['site', 'add', 'taken.test', '--origin', 'http://127.0.0.1:8081'], 1, /^error: duplicate: .*taken\.test/],
       [['site', 'add', 'plan.test', '--origin', 'http://127.0.0.1:8081', '--plan', 'gold'], 2, /^error: usage_error: .*gold.*free, advanced, enterprise/],
       [['site', 'show', 'missing.test'], 1, /^error: not_found: /],
     ];
@@ -136,13 +146,13 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
       expect(result.stderr, argv.join(' ')).toMatch(message);
       expect(result.stdout, argv.join(' ')).toBe('');
     }
-    expect(await readFile(configPath, 'utf8')).toBe(before);
+    expect(await readFile(configOf(main), 'utf8')).toBe(before);
   });
 
   it('tokens and account API access through the CLI', async () => {
     const created = await json<{ id: number; token: string }>(main, 'token', 'create', 'vector-web-1');
     expect(Object.keys(created)).toEqual(['id', 'token']);
-    expect(await readFile(configPath, 'utf8')).not.toContain(created.token);
+    expect(await readFile(configOf(main), 'utf8')).not.toContain(created.token);
     const listed = await json<Array<{ id: number; name: string }>>(main, 'token', 'list');
     expect(listed.map((t) => t.name)).toEqual(['vector-web-1']);
     expect((await json<{ api_access: boolean }>(main, 'account', 'api-access', 'on')).api_access).toBe(true);
@@ -151,17 +161,28 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
   });
 
   it('stops, and a stopped daemon is unreachable (exit 4)', async () => {
-    const stopped = await main.wafctl('daemon', 'stop');
+    const { d, started: up } = await startedDaemon();
+    expect(up.code, up.stderr).toBe(0);
+    const stopped = await d.wafctl('daemon', 'stop');
     expect(stopped.code, stopped.stderr).toBe(0);
-    const status = await main.wafctl('daemon', 'status');
+    const status = await d.wafctl('daemon', 'status');
     expect(status.code).toBe(4);
     expect(status.stderr).toContain('hint: is it running? try `wafctl daemon start`');
   });
 
   it('starts again (with --demo) with everything still there, and prints curl lines for the demo', async () => {
-    const started = await main.wafctl('daemon', 'start', ...flags, '--demo');
+    // What the first run leaves: a site whose key was regenerated, and API access on.
+    const { d, flags: again, started: up } = await startedDaemon();
+    expect(up.code, up.stderr).toBe(0);
+    await json(d, 'site', 'add', 'example.test', '--origin', 'http://127.0.0.1:8081');
+    const key = (await json<{ api_key: string }>(d, 'site', 'key', 'example.test', '--regenerate')).api_key;
+    expect((await json<{ api_access: boolean }>(d, 'account', 'api-access', 'on')).api_access).toBe(true);
+    const stopped = await d.wafctl('daemon', 'stop');
+    expect(stopped.code, stopped.stderr).toBe(0);
+
+    const started = await d.wafctl('daemon', 'start', ...again, '--demo');
     expect(started.code, started.stderr).toBe(0);
-    const status = await json<Status & { demo: { domain: string; origin: string } }>(main, 'daemon', 'status');
+    const status = await json<Status & { demo: { domain: string; origin: string } }>(d, 'daemon', 'status');
     const curls = started.stdout.split('\n').filter((line) => line.trim().startsWith('curl '));
     expect(curls).toHaveLength(3);
     for (const line of curls) expect(line).toContain(`-H 'Host: demo.localhost' `);
@@ -170,11 +191,11 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
     // placeholder edge, which answers 503 for now.)
     expect((await get(`${status.demo.origin}/`)).status).toBe(200);
 
-    const sites = await json<Array<{ domain: string; has_key: boolean; origin: string }>>(main, 'site', 'list');
+    const sites = await json<Array<{ domain: string; has_key: boolean; origin: string }>>(d, 'site', 'list');
     expect(sites).toContainEqual(expect.objectContaining({ domain: 'example.test', has_key: true, origin: 'http://127.0.0.1:8081' }));
     expect(sites.map((s) => s.domain).sort()).toEqual(['demo.localhost', 'example.test']);
-    expect(await readFile(configPath, 'utf8')).toContain(sha256(secondKey));
-    expect((await json<{ api_access: boolean }>(main, 'account', 'api-access')).api_access).toBe(true);
+    expect(await readFile(configOf(d), 'utf8')).toContain(sha256(key));
+    expect((await json<{ api_access: boolean }>(d, 'account', 'api-access')).api_access).toBe(true);
   });
 });
 

@@ -15,16 +15,27 @@ interface Status {
 }
 
 const HOST = 'ingest.example.test';
+
+/** A running daemon with the site and an ingestion token; its status is read again after a restart. */
+interface Fixture {
+  d: E2eDaemon;
+  status: Status;
+  token: string;
+  ca: string;
+}
+
+let shared: Fixture;
 let d: E2eDaemon;
-let status: Status;
 let token: string;
 let ca: string;
 
-async function json<T>(...args: string[]): Promise<T> {
-  const result = await d.wafctl('--json', ...args);
+async function jsonOf<T>(daemon: E2eDaemon, ...args: string[]): Promise<T> {
+  const result = await daemon.wafctl('--json', ...args);
   if (result.code !== 0) throw new Error(`wafctl ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
+
+const json = <T>(...args: string[]) => jsonOf<T>(d, ...args);
 
 function wafEvent(uri: string, at = Date.now()) {
   return {
@@ -40,30 +51,39 @@ function wafEvent(uri: string, at = Date.now()) {
   };
 }
 
-/** Every URI the store holds for a search, paging through /waf-logs (at the daemon's current port). */
-async function urisMatching(search: string): Promise<string[]> {
+/** Every URI a daemon's store holds for a search, paging through /waf-logs (at the daemon's current port). */
+async function urisMatching(search: string, f: Fixture = shared): Promise<string[]> {
   const uris: string[] = [];
   for (let page = 1; ; page++) {
-    const data = await json<{ logs: Array<{ uri: string }>; pagination: { total_pages: number } }>(
-      '--server', status.api_url, 'logs', '--search', search, '--per-page', '100', '--page', String(page),
+    const data = await jsonOf<{ logs: Array<{ uri: string }>; pagination: { total_pages: number } }>(
+      f.d, '--server', f.status.api_url, 'logs', '--search', search, '--per-page', '100', '--page', String(page),
     );
     uris.push(...data.logs.map((l) => l.uri));
     if (page >= data.pagination.total_pages) return uris;
   }
 }
 
-async function startDaemon(): Promise<void> {
-  const start = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)));
+async function startDaemon(daemon: E2eDaemon): Promise<Status> {
+  const start = await daemon.wafctl('daemon', 'start', ...(await quickStartFlags(daemon.box)));
   expect(start.code, start.stderr).toBe(0);
-  status = await json<Status>('daemon', 'status');
+  return jsonOf<Status>(daemon, 'daemon', 'status');
 }
 
+/** A daemon of its own in a fresh sandbox, with the site and a token. */
+async function newFixture(): Promise<Fixture> {
+  const daemon = await newSandbox();
+  const status = await startDaemon(daemon);
+  const caPem = await readFile(status.ca_file, 'utf8');
+  await jsonOf(daemon, 'site', 'add', HOST, '--origin', 'http://127.0.0.1:9');
+  const created = await jsonOf<{ token: string }>(daemon, 'token', 'create', 'e2e-ingest');
+  return { d: daemon, status, token: created.token, ca: caPem };
+}
+
+// One daemon for the tests that each ingest entries of their own (their own URIs, their own kind of
+// entry); the test that kills its daemon has one of its own.
 beforeAll(async () => {
-  d = await newSandbox();
-  await startDaemon();
-  ca = await readFile(status.ca_file, 'utf8');
-  await json('site', 'add', HOST, '--origin', 'http://127.0.0.1:9');
-  token = (await json<{ token: string }>('token', 'create', 'e2e-ingest')).token;
+  shared = await newFixture();
+  ({ d, token, ca } = shared);
 }, 180_000);
 
 afterAll(() => stopAll(), 60_000);
@@ -122,7 +142,7 @@ describe('faults', () => {
       // Every third request fails before the daemon sees it; every fifth is rate limited.
       if (n % 3 === 0) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"injected","errors":["injected fault"]}');
       if (n % 5 === 0) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"Rate limit exceeded","retry_after":1}');
-      const forward = httpsRequest(new URL(req.url!, status.api_url), { method: req.method, headers: req.headers, agent: upstream }, (up) => {
+      const forward = httpsRequest(new URL(req.url!, shared.status.api_url), { method: req.method, headers: req.headers, agent: upstream }, (up) => {
         res.writeHead(up.statusCode!, up.headers);
         up.pipe(res);
       });
@@ -146,15 +166,17 @@ describe('faults', () => {
   }, 180_000);
 
   it('keeps every acknowledged entry when the daemon is killed with SIGKILL mid-ingestion', async () => {
-    const agent = new Agent({ ca, keepAlive: true });
+    // Its own daemon: the kill and the restart (on new ports) must not reach the other tests'.
+    const own = await newFixture();
+    const agent = new Agent({ ca: own.ca, keepAlive: true });
     const acknowledged: string[] = [];
     const post = (batch: unknown[]) =>
       new Promise<number>((resolve, reject) => {
         const body = JSON.stringify(batch);
-        const req = httpsRequest(new URL('/api/vector/waf', status.api_url), {
+        const req = httpsRequest(new URL('/api/vector/waf', own.status.api_url), {
           method: 'POST',
           agent,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: { authorization: `Bearer ${own.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode!));
@@ -164,24 +186,30 @@ describe('faults', () => {
       });
 
     let killed = false;
+    let ended = false;
     const sending = (async () => {
-      for (let b = 0; !killed && b < 500; b++) {
-        const uris = Array.from({ length: 20 }, (_, i) => `/kill/${b}-${i}`);
-        try {
-          if ((await post(uris.map((uri) => wafEvent(uri)))) === 200) acknowledged.push(...uris);
-        } catch {
-          return; // the daemon is gone
+      try {
+        for (let b = 0; !killed && b < 500; b++) {
+          const uris = Array.from({ length: 20 }, (_, i) => `/kill/${b}-${i}`);
+          try {
+            if ((await post(uris.map((uri) => wafEvent(uri)))) === 200) acknowledged.push(...uris);
+          } catch {
+            return; // the daemon is gone
+          }
         }
+      } finally {
+        ended = true;
       }
     })();
-    while (acknowledged.length < 400) await new Promise((r) => setTimeout(r, 20));
-    process.kill(status.pid, 'SIGKILL');
+    while (acknowledged.length < 400 && !ended) await new Promise((r) => setTimeout(r, 20));
+    expect(acknowledged.length, 'acknowledged before the kill').toBeGreaterThanOrEqual(400);
+    process.kill(own.status.pid, 'SIGKILL');
     killed = true;
     await sending;
     agent.destroy();
 
-    await startDaemon();
-    const stored = await urisMatching('/kill/');
+    own.status = await startDaemon(own.d);
+    const stored = await urisMatching('/kill/', own);
     const counts = new Map<string, number>();
     for (const uri of stored) counts.set(uri, (counts.get(uri) ?? 0) + 1);
     for (const uri of acknowledged) expect(counts.get(uri), uri).toBe(1);

@@ -2,6 +2,8 @@
 // (with the Debian Core Rule Set that .ci/run installs), and its effect seen through the real edge
 // with real requests. Loopback requests get public client addresses through --trusted-proxy and
 // X-Forwarded-For (WAFCTL_TRUSTED_PROXIES). Bad inputs to each command: a clear error, the right exit status, nothing changed.
+// One daemon for the file; each test adds sites of its own and changes only those, so the tests pass
+// alone and in any order. The tests that stop a daemon or need two workers start daemons of their own.
 import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -12,36 +14,52 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalCa, createServerCertificate } from '../../daemon/tls/certificates.js';
 import { newSandbox, stopAll, type E2eDaemon } from './daemon-harness.js';
 
-const SHOP = 'shop.example.test';
-const WAF = 'waf.example.test';
 let origin: Server;
+let originUrl: string;
 let d: E2eDaemon;
 let edge: number;
 let edgeTls: number;
 
+const SQLI = "/?id=1%27%20OR%201=1--";
+
+/** Starts a daemon with the Core Rule Set on free ports; loopback is a trusted proxy. */
+async function startProtecting(daemon: E2eDaemon, workers = 1): Promise<{ edge: number; edgeTls: number }> {
+  // `wafctl daemon start` has no --trusted-proxy flag (yet); the daemon reads the same setting from its environment.
+  daemon.box.env.WAFCTL_TRUSTED_PROXIES = '127.0.0.1';
+  const start = await daemon.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', String(workers));
+  expect(start.code, start.stderr).toBe(0);
+  const status = JSON.parse((await daemon.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number; edge_tls: number }; crs: { found: boolean } };
+  expect(status.crs.found, 'the Core Rule Set is installed (apt-get install modsecurity-crs)').toBe(true);
+  return { edge: status.ports.edge, edgeTls: status.ports.edge_tls };
+}
+
 beforeAll(async () => {
   origin = createServer((_req, res) => res.end('origin ok'));
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
   d = await newSandbox();
-  // `wafctl daemon start` has no --trusted-proxy flag (yet); the daemon reads the same setting from its environment.
-  d.box.env.WAFCTL_TRUSTED_PROXIES = '127.0.0.1';
-  const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
-  expect(start.code, start.stderr).toBe(0);
-  const status = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number; edge_tls: number }; crs: { found: boolean } };
-  expect(status.crs.found, 'the Core Rule Set is installed (apt-get install modsecurity-crs)').toBe(true);
-  edge = status.ports.edge;
-  edgeTls = status.ports.edge_tls;
-  for (const site of [SHOP, WAF]) expect((await d.wafctl('site', 'add', site, '--origin', originUrl)).code).toBe(0);
+  ({ edge, edgeTls } = await startProtecting(d));
 }, 180_000);
 afterAll(async () => {
   await stopAll();
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 }, 60_000);
 
-function get(host: string, path: string, client = '203.0.113.50'): Promise<number> {
+/**
+ * A site of the calling test's own (`name`.example.test, its login profile saved) on a daemon,
+ * once the edge serves it with its WAF on: its settings are that test's alone to change.
+ */
+async function newSite(name: string, daemon = d, port = () => edge): Promise<string> {
+  const domain = `${name}.example.test`;
+  const added = await daemon.wafctl('site', 'add', domain, '--origin', originUrl);
+  expect(added.code, added.stderr).toBe(0);
+  await eventually(async () => (await get(domain, '/', undefined, port())) === 200 && (await get(domain, SQLI, undefined, port())) === 403, `${domain} live at the edge`);
+  return domain;
+}
+
+function get(host: string, path: string, client = '203.0.113.50', port = edge): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: edge, path, agent: false, headers: { host, 'x-forwarded-for': client, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e', accept: 'text/html' } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host, 'x-forwarded-for': client, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e', accept: 'text/html' } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode!));
     });
@@ -74,29 +92,44 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
   throw new Error(`timed out waiting for: ${what}`);
 }
 
-/** The rate-limit window is a wall-clock minute: start a count well inside one. */
-async function freshMinute(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+/**
+ * The rate-limit window is a wall-clock minute: runs `count` from a start well inside one, and again
+ * (with the next attempt number, for a fresh client) if it ended in the next minute all the same.
+ */
+async function inOneMinute<T>(count: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    const minute = Math.floor(Date.now() / 60_000);
+    const result = await count(attempt);
+    if (Math.floor(Date.now() / 60_000) === minute) return result;
+  }
+  throw new Error('three counts in a row straddled a minute boundary');
 }
 
 describe('protect rate-limit', () => {
-  it('add: the N+1th request in a minute gets 429; list shows it; remove lifts it', { timeout: 90_000 }, async () => {
+  it('add: the N+1th request in a minute gets 429; list shows it; remove lifts it', { timeout: 240_000 }, async () => {
+    const SHOP = await newSite('rate-add');
     const add = await d.wafctl('--site', SHOP, 'protect', 'rate-limit', 'add', '/Limited', '--per-minute', '3');
     expect(add.code, add.stderr).toBe(0);
     const list = JSON.parse((await d.wafctl('--json', '--site', SHOP, 'protect', 'rate-limit', 'list')).stdout);
     expect(list).toEqual([{ path: '/limited', per_minute: 3 }]);
-    await freshMinute();
-    await new Promise((r) => setTimeout(r, 1000)); // the snapshot applies within a second
-    const codes = [];
-    for (let i = 0; i < 5; i++) codes.push(await get(SHOP, '/limited/page', '198.51.100.31'));
+    // The limit is in force once a client of its own is limited (the counter is per client IP).
+    await eventually(async () => (await get(SHOP, '/limited/probe', '198.51.100.39')) === 429, 'the limit applied');
+    const { client, codes, other } = await inOneMinute(async (attempt) => {
+      const ip = `198.51.100.${31 + 2 * attempt}`;
+      const seen = [];
+      for (let i = 0; i < 5; i++) seen.push(await get(SHOP, '/limited/page', ip));
+      return { client: ip, codes: seen, other: await get(SHOP, '/limited/page', `198.51.100.${32 + 2 * attempt}`) };
+    });
     expect(codes).toEqual([200, 200, 200, 429, 429]);
-    expect(await get(SHOP, '/limited/page', '198.51.100.32')).toBe(200); // per client IP
+    expect(other).toBe(200); // per client IP
     expect((await d.wafctl('--site', SHOP, 'protect', 'rate-limit', 'remove', '/limited')).code).toBe(0);
-    await eventually(async () => (await get(SHOP, '/limited/page', '198.51.100.31')) === 200, 'the limit lifted');
+    await eventually(async () => (await get(SHOP, '/limited/page', client)) === 200, 'the limit lifted');
   });
 
   it('refuses bad input with a clear error and changes nothing', { timeout: 120_000 }, async () => {
+    const SHOP = await newSite('rate-bad');
     const noRate = await d.wafctl('--site', SHOP, 'protect', 'rate-limit', 'add', '/x');
     expect(noRate.code).toBe(2);
     expect(noRate.stderr).toContain("'--per-minute <n>' not specified");
@@ -116,7 +149,8 @@ describe('protect rate-limit', () => {
 });
 
 describe('protect page and the block response', () => {
-  it('page add: only the allowed IP reaches the path; others get 403, then 404, then a dropped connection', { timeout: 90_000 }, async () => {
+  it('page add: only the allowed IP reaches the path; others get 403, then 404, then a dropped connection', { timeout: 120_000 }, async () => {
+    const SHOP = await newSite('page-add');
     const add = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/admin-area', '--allow', '198.51.100.10,2001:DB8::/32');
     expect(add.code, add.stderr).toBe(0);
     expect(JSON.parse((await d.wafctl('--json', '--site', SHOP, 'protect', 'page', 'list')).stdout)).toEqual([{ path: '/admin-area', allow: ['198.51.100.10', '2001:db8::/32'] }]);
@@ -137,6 +171,9 @@ describe('protect page and the block response', () => {
   });
 
   it('refuses bad input with a clear error and changes nothing', { timeout: 120_000 }, async () => {
+    const SHOP = await newSite('page-bad');
+    // A protected path for the duplicate case to collide with.
+    expect((await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/admin-area', '--allow', '198.51.100.10')).code).toBe(0);
     const before = (await d.wafctl('--json', '--site', SHOP, 'protect', 'page', 'list')).stdout;
     const badIp = await d.wafctl('--site', SHOP, 'protect', 'page', 'add', '/p', '--allow', '198.51.100.10,1.2.3');
     expect(badIp.code).toBe(1);
@@ -153,7 +190,8 @@ describe('protect page and the block response', () => {
 });
 
 describe('protect bot', () => {
-  it('on blocks scanners, off lets them through; bad states are usage errors', { timeout: 60_000 }, async () => {
+  it('on blocks scanners, off lets them through; bad states are usage errors', { timeout: 120_000 }, async () => {
+    const SHOP = await newSite('bot');
     const scanner = () => new Promise<number>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: edge, path: '/', agent: false, headers: { host: SHOP, 'x-forwarded-for': '203.0.113.77', 'user-agent': 'sqlmap/1.7' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
       req.on('error', reject);
@@ -177,9 +215,8 @@ describe('protect bot', () => {
 });
 
 describe('site set: WAF mode and thresholds', () => {
-  const SQLI = "/?id=1%27%20OR%201=1--";
-
-  it('--mode detect lets SQL injection through and still logs the event', { timeout: 90_000 }, async () => {
+  it('--mode detect lets SQL injection through and still logs the event', { timeout: 120_000 }, async () => {
+    const WAF = await newSite('mode-detect');
     expect(await get(WAF, SQLI)).toBe(403);
     const set = await d.wafctl('site', 'set', WAF, '--mode', 'detect');
     expect(set.code, set.stderr).toBe(0);
@@ -192,7 +229,8 @@ describe('site set: WAF mode and thresholds', () => {
     await eventually(async () => (await get(WAF, SQLI)) === 403, 'mode on again');
   });
 
-  it('a higher inbound threshold lets through what the default blocks', { timeout: 90_000 }, async () => {
+  it('a higher inbound threshold lets through what the default blocks', { timeout: 120_000 }, async () => {
+    const WAF = await newSite('threshold');
     const set = await d.wafctl('site', 'set', WAF, '--inbound-threshold', '1000');
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse((await d.wafctl('--json', 'site', 'show', WAF)).stdout).settings).toMatchObject({ inbound_threshold: 1000, mode: 'on' });
@@ -202,6 +240,7 @@ describe('site set: WAF mode and thresholds', () => {
   });
 
   it('refuses bad settings with a clear error and changes nothing', { timeout: 120_000 }, async () => {
+    const WAF = await newSite('settings-bad');
     const before = JSON.parse((await d.wafctl('--json', 'site', 'show', WAF)).stdout).settings;
     for (const args of [['--paranoia', '5'], ['--mode', 'block'], ['--inbound-threshold', '-1'], ['--group', 'xyz=on'], ['--on-engine-error', 'maybe'], ['--body-over-limit', 'drop'], []]) {
       const r = await d.wafctl('site', 'set', WAF, ...args);
@@ -235,7 +274,10 @@ function presented(servername: string): Promise<string> {
 }
 
 describe('site set: default site and certificate', () => {
-  it('--default serves unclaimed hosts instead of the 421 page; --no-default goes back', { timeout: 60_000 }, async () => {
+  it('--default serves unclaimed hosts instead of the 421 page; --no-default goes back', { timeout: 120_000 }, async () => {
+    // The only test that sets a default site (one per daemon).
+    const SHOP = await newSite('default-a');
+    const WAF = await newSite('default-b');
     expect(await get('unclaimed.example.test', '/')).toBe(421);
     expect((await d.wafctl('site', 'set', SHOP, '--default')).code).toBe(0);
     await eventually(async () => (await get('unclaimed.example.test', '/')) === 200, 'default site');
@@ -246,7 +288,9 @@ describe('site set: default site and certificate', () => {
     await eventually(async () => (await get('unclaimed.example.test', '/')) === 421, 'no default site');
   });
 
-  it('--tls-cert/--tls-key: the edge presents that certificate for the site by SNI; --generated-tls goes back', { timeout: 60_000 }, async () => {
+  it('--tls-cert/--tls-key: the edge presents that certificate for the site by SNI; --generated-tls goes back', { timeout: 120_000 }, async () => {
+    const SHOP = await newSite('tls-own');
+    const WAF = await newSite('tls-other');
     const own = createServerCertificate(createLocalCa('e2e-site'));
     await writeFile(join(d.box.home, 'site.crt'), own.certPem);
     await writeFile(join(d.box.home, 'site.key'), own.keyPem);
@@ -263,7 +307,9 @@ describe('site set: default site and certificate', () => {
 });
 
 describe('rules set and show', () => {
-  it('--after with a rule of our own blocks its marker; a file with an error is refused as file:line and changes nothing', { timeout: 90_000 }, async () => {
+  it('--after with a rule of our own blocks its marker; a file with an error is refused as file:line and changes nothing', { timeout: 120_000 }, async () => {
+    const WAF = await newSite('rules-own');
+    const SHOP = await newSite('rules-other');
     const good = join(d.box.home, 'marker.conf');
     await writeFile(good, 'SecRule ARGS "@contains wafctl-e2e-marker" "id:1000001,phase:2,deny,status:403,log,msg:\'e2e marker\'"\n');
     expect(await get(WAF, '/?q=wafctl-e2e-marker')).toBe(200);
@@ -296,26 +342,28 @@ describe('rules set and show', () => {
 });
 
 describe('a stored rule file that no longer loads at daemon start', () => {
-  it('the site runs without it, and the daemon log and rules show say why', { timeout: 120_000 }, async () => {
-    const dir = join(d.box.home, 'user-rules');
+  it('the site runs without it, and the daemon log and rules show say why', { timeout: 180_000 }, async () => {
+    // A daemon of its own: this test stops it and starts it again (on new ports).
+    const own = await newSandbox();
+    let port = (await startProtecting(own)).edge;
+    const WAF = await newSite('stored-rules', own, () => port);
+    const dir = join(own.box.home, 'user-rules');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'agents.data'), 'wafctl-evil-agent\n');
     await writeFile(join(dir, 'agents.conf'), 'SecRule REQUEST_HEADERS:User-Agent "@pmFromFile agents.data" "id:1000020,phase:1,deny,status:403,log,msg:\'bad agent\'"\n');
-    expect((await d.wafctl('--site', WAF, 'rules', 'set', '--after', join(dir, 'agents.conf'))).code).toBe(0);
-    expect((await d.wafctl('daemon', 'stop')).code).toBe(0);
+    expect((await own.wafctl('--site', WAF, 'rules', 'set', '--after', join(dir, 'agents.conf'))).code).toBe(0);
+    expect((await own.wafctl('daemon', 'stop')).code).toBe(0);
     await rm(join(dir, 'agents.data'));
-    const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
-    expect(start.code, start.stderr).toBe(0);
-    edge = (JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
-    const show = JSON.parse((await d.wafctl('--json', '--site', WAF, 'rules', 'show')).stdout);
+    port = (await startProtecting(own)).edge;
+    const show = JSON.parse((await own.wafctl('--json', '--site', WAF, 'rules', 'show')).stdout);
     expect(show.after).toMatchObject({ path: join(dir, 'agents.conf') });
     expect(show.load).toMatchObject({ ok: false });
     expect(show.load.error).toContain(`${join(dir, 'agents.conf')}:1:`);
     // The site still runs its other rules (CRS blocks SQL injection) and serves benign requests.
-    await eventually(async () => (await get(WAF, "/?id=1%27%20OR%201=1--")) === 403, 'CRS still on');
-    expect(await get(WAF, '/')).toBe(200);
-    await eventually(async () => (await readFile(join(d.box.dataDir, 'daemon.log'), 'utf8')).includes('agents.conf:1:'), 'the reason in the daemon log');
-    expect((await d.wafctl('--site', WAF, 'rules', 'set', '--no-after')).code).toBe(0);
+    await eventually(async () => (await get(WAF, SQLI, undefined, port)) === 403, 'CRS still on');
+    expect(await get(WAF, '/', undefined, port)).toBe(200);
+    await eventually(async () => (await readFile(join(own.box.dataDir, 'daemon.log'), 'utf8')).includes('agents.conf:1:'), 'the reason in the daemon log');
+    expect((await own.wafctl('--site', WAF, 'rules', 'set', '--no-after')).code).toBe(0);
   });
 });
 
@@ -325,7 +373,8 @@ describe('with --workers 2: per-site rules reach every edge worker', () => {
     const start = await w.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '2');
     expect(start.code, start.stderr).toBe(0);
     const port = (JSON.parse((await w.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
-    expect((await w.wafctl('site', 'add', WAF, '--origin', `http://127.0.0.1:${(origin.address() as { port: number }).port}`)).code).toBe(0);
+    const WAF = 'workers.example.test';
+    expect((await w.wafctl('site', 'add', WAF, '--origin', originUrl)).code).toBe(0);
     const at = (path: string) => new Promise<number>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host: WAF, 'user-agent': 'Mozilla/5.0 e2e' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
       req.on('error', reject);

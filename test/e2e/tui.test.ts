@@ -2,6 +2,8 @@
 // against a real daemon with WAF events ingested through the ingestion API: keys are sent with
 // `tmux send-keys`, the screen is read with `tmux capture-pane -p`. Also `wafctl logs --follow`
 // on a pipe, streaming events ingested while it runs. tmux is required in CI (.ci/run installs it).
+// The views name their site (--site): the follow test streams a site of its own, so no test sees
+// another's events, whatever the order.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -11,6 +13,7 @@ import { BIN } from '../cli/cli-process.js';
 import { newSandbox, quickStartFlags, stopAll, type E2eDaemon } from './daemon-harness.js';
 
 const HOST = 'tui.example.test';
+const FOLLOW_HOST = 'follow.example.test';
 const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 // Locally a missing tmux skips with this reason; in CI (CI=true) the test runs and fails instead.
 const runTui = hasTmux || process.env.CI === 'true';
@@ -26,10 +29,10 @@ async function json<T>(...args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-function wafEvent(uri: string, ruleId: string, ip: string, at = Date.now()) {
+function wafEvent(uri: string, ruleId: string, ip: string, at = Date.now(), host = HOST) {
   return {
     timestamp_ms: at,
-    host: HOST,
+    host,
     client_ip: ip,
     uri,
     method: 'GET',
@@ -121,7 +124,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
   it('shows, follows, searches, opens details, blacklists with confirmation and quits cleanly', async () => {
     expect(hasTmux, 'tmux is required (apt-get install -y tmux)').toBe(true);
     const statusFile = join(d.box.home, 'logs-tui.status');
-    tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color', NO_COLOR: '1' }, ['logs', '--tui'], statusFile));
+    tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color', NO_COLOR: '1' }, ['--site', HOST, 'logs', '--tui'], statusFile));
     tmux('set-option', '-t', SESSION, 'remain-on-exit', 'on');
 
     let screen = await waitForPane((s) => s.includes('3 total'), 'three events');
@@ -167,7 +170,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await waitForPane((s) => s.includes('Blacklist 198.51.100.77? y/n'), 'the confirmation');
     await keys('y');
     await waitForPane((s) => /198\.51\.100\.77.*blacklist/i.test(s.split('\n').filter((l) => !l.startsWith('›')).join('\n')), 'the API answer');
-    const rules = await json<{ blacklist: Array<{ ip: string; description: string }> }>('ip-rules', 'list');
+    const rules = await json<{ blacklist: Array<{ ip: string; description: string }> }>('--site', HOST, 'ip-rules', 'list');
     expect(rules.blacklist).toEqual([expect.objectContaining({ ip: '198.51.100.77', description: 'wafctl logs: rule 930100 (crs)' })]);
 
     await keys('?');
@@ -190,7 +193,7 @@ describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', (
     expect(sent.code, sent.stderr).toBe(0);
 
     const statusFile = join(d.box.home, 'analytics-tui.status');
-    tmux('new-session', '-d', '-s', 'analytics', '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color' }, ['analytics', '--tui'], statusFile));
+    tmux('new-session', '-d', '-s', 'analytics', '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color' }, ['--site', HOST, 'analytics', '--tui'], statusFile));
     tmux('set-option', '-t', 'analytics', 'remain-on-exit', 'on');
     const screen = () => tmux('capture-pane', '-p', '-t', 'analytics');
     const waitFor = async (check: (s: string) => boolean, what: string) => {
@@ -218,25 +221,41 @@ describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', (
 
 describe('wafctl logs --follow on a pipe', () => {
   it('streams events stored after it started as NDJSON, oldest first, each once', async () => {
-    const child = spawn(process.execPath, [BIN, 'logs', '--follow'], { env: d.box.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    await json('site', 'add', FOLLOW_HOST, '--origin', 'http://127.0.0.1:9');
+    const event = (uri: string, ip: string, at?: number) => wafEvent(uri, '930100', ip, at, FOLLOW_HOST);
+    const child = spawn(process.execPath, [BIN, '--site', FOLLOW_HOST, 'logs', '--follow'], { env: d.box.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
+    const lines = () => out.split('\n').filter(Boolean);
+    const waitForLines = async (done: () => boolean, timeoutMs: number) => {
+      const until = Date.now() + timeoutMs;
+      while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    };
     try {
-      await new Promise((r) => setTimeout(r, 2500)); // its first poll marks where "new" starts
-      await ingest(wafEvent('/follow/one', '930100', '198.51.100.90', Date.now() - 10), wafEvent('/follow/two', '930100', '198.51.100.91'));
-      const until = Date.now() + 15_000;
-      while (out.split('\n').filter(Boolean).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      // Its first poll marks where "new" starts and prints nothing: a marker event per poll interval
+      // until one is streamed shows it is past that poll (the markers stored before it never are).
+      const markers: string[] = [];
+      while (lines().length === 0) {
+        if (markers.length === 20) throw new Error(`logs --follow streamed none of ${markers.length} markers; stderr: ${err}`);
+        markers.push(`/follow/ready/${markers.length}`);
+        await ingest(event(markers.at(-1)!, '198.51.100.89'));
+        await waitForLines(() => lines().length > 0, 3000);
+      }
+      const firstShown = markers.indexOf((JSON.parse(lines()[0]) as { uri: string }).uri);
+      expect(firstShown, `the first line is a marker: ${lines()[0]}`).toBeGreaterThanOrEqual(0);
+      await ingest(event('/follow/one', '198.51.100.90', Date.now() - 10), event('/follow/two', '198.51.100.91'));
+      await waitForLines(() => out.includes('/follow/two'), 15_000);
       await new Promise((r) => setTimeout(r, 2500)); // one more poll: nothing may repeat
-      const events = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; uri: string; client_ip: string });
-      expect(events.map((e) => e.uri), err).toEqual(['/follow/one', '/follow/two']);
-      expect(events[0].id).toBeLessThan(events[1].id);
-      expect(Object.keys(events[0]).sort()).toEqual(['client_ip', 'event_timestamp', 'group', 'host', 'id', 'uri', 'waf_rule_id']);
+      const events = lines().map((l) => JSON.parse(l) as { id: number; uri: string; client_ip: string });
+      expect(events.map((e) => e.uri), err).toEqual([...markers.slice(firstShown), '/follow/one', '/follow/two']);
+      expect(events.at(-2)!.id).toBeLessThan(events.at(-1)!.id);
+      expect(Object.keys(events.at(-2)!).sort()).toEqual(['client_ip', 'event_timestamp', 'group', 'host', 'id', 'uri', 'waf_rule_id']);
     } finally {
       child.kill('SIGINT');
     }
     const code = await new Promise<number | null>((r) => child.once('close', (c, signal) => r(c ?? (signal ? 130 : null))));
     expect(code).not.toBe(0); // it never ends by itself
-  }, 60_000);
+  }, 120_000);
 });

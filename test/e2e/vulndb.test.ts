@@ -1,6 +1,8 @@
 // Issue 8 end to end: the real daemon, `wafctl vulndb import|status` over the admin socket (the
 // feed streamed as the request body), `wafctl vuln check` over HTTPS with the site key, a bad
 // feed refused with the old database kept, and the same check answered over raw HTTPS.
+// One daemon for the file, with the sample feed imported before any test (each test that imports
+// leaves a database of the same records); the test of a daemon before any import has one of its own.
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -20,7 +22,11 @@ let feed: Buffer;
 let feedServer: Server | undefined;
 
 async function json<T>(...args: string[]): Promise<T> {
-  const result = await d.wafctl('--json', ...args);
+  return jsonOf<T>(d, ...args);
+}
+
+async function jsonOf<T>(daemon: E2eDaemon, ...args: string[]): Promise<T> {
+  const result = await daemon.wafctl('--json', ...args);
   if (result.code !== 0) throw new Error(`wafctl ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
@@ -44,16 +50,24 @@ function postCheck(body: unknown): Promise<{ status: number; body: any }> {
 
 const withoutTime = (response: Record<string, unknown>) => ({ ...response, checked_at: '(time)' });
 
+/** A running daemon in a fresh sandbox with a site whose key `vuln check` uses; no database yet. */
+async function startedWithSite(): Promise<{ daemon: E2eDaemon; apiUrl: string; ca: string; key: string }> {
+  const daemon = await newSandbox();
+  const start = await daemon.wafctl('daemon', 'start', ...(await quickStartFlags(daemon.box)));
+  expect(start.code, start.stderr).toBe(0);
+  const status = await jsonOf<{ api_url: string; ca_file: string }>(daemon, 'daemon', 'status');
+  // site add saves the key as the login profile, which `vuln check` uses.
+  const added = await jsonOf<{ api_key: string }>(daemon, 'site', 'add', 'blog.example.test', '--origin', 'http://127.0.0.1:9');
+  return { daemon, apiUrl: status.api_url, ca: await readFile(status.ca_file, 'utf8'), key: added.api_key };
+}
+
 beforeAll(async () => {
   feed = await readFile(SAMPLE_FEED);
-  d = await newSandbox();
-  const start = await d.wafctl('daemon', 'start', ...(await quickStartFlags(d.box)));
-  expect(start.code, start.stderr).toBe(0);
-  const status = await json<{ api_url: string; ca_file: string }>('daemon', 'status');
-  apiUrl = status.api_url;
-  agent = new Agent({ ca: await readFile(status.ca_file, 'utf8'), keepAlive: false });
-  // site add saves the key as the login profile, which `vuln check` uses.
-  key = (await json<{ api_key: string }>('site', 'add', 'blog.example.test', '--origin', 'http://127.0.0.1:9')).api_key;
+  const started = await startedWithSite();
+  ({ daemon: d, apiUrl, key } = started);
+  agent = new Agent({ ca: started.ca, keepAlive: false });
+  const imported = await d.wafctl('vulndb', 'import', SAMPLE_FEED);
+  expect(imported.code, imported.stderr).toBe(0);
 }, 180_000);
 
 afterAll(async () => {
@@ -66,11 +80,12 @@ afterAll(async () => {
 
 describe('the vulnerability database through wafctl and the daemon', () => {
   it('before any import: status says nothing is loaded and a check fails with no_database', async () => {
-    expect(await json('vulndb', 'status')).toEqual({ loaded: false });
-    const check = await d.wafctl('vuln', 'check', '--cms-version', '6.4.1');
+    const { daemon: fresh } = await startedWithSite();
+    expect(await jsonOf(fresh, 'vulndb', 'status')).toEqual({ loaded: false });
+    const check = await fresh.wafctl('vuln', 'check', '--cms-version', '6.4.1');
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/^error: no_database: /m);
-  });
+  }, 120_000);
 
   it('imports the sample feed streamed over the admin socket and reports it', async () => {
     const result = await d.wafctl('vulndb', 'import', SAMPLE_FEED);
