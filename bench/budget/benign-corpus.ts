@@ -4,18 +4,7 @@
 // run can be repeated; every request differs, as real visitors' do. Used by budget-under-load.ts
 // to check that the engine's time budget refuses none of it, however loaded the machine is.
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
-
-/** mulberry32: a small seeded PRNG (no dependency for 6 lines). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '../seeded-random.js';
 
 const WORDS = ['running', 'shoes', 'garden', 'recipe', 'winter', 'coffee', 'travel', 'review', 'guide', 'summer', 'kitchen', 'bicycle', 'camera', 'weekend', 'market', 'island', 'mountain', 'library', 'concert', 'harvest'];
 const AGENTS = [

@@ -7,6 +7,7 @@
 
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { seededRandom as prng } from '../seeded-random.js';
 
 export interface SyntheticFeedOptions {
   /** Stop after this many records ... */
@@ -43,18 +44,6 @@ const COPYRIGHTS = {
 
 const WORDS = 'the plugin is vulnerable to stored cross site scripting via shortcode attributes due to insufficient input sanitization and output escaping on user supplied values which makes it possible for authenticated attackers with contributor level access and above to inject arbitrary web scripts in pages that will execute whenever a user accesses an injected page'.split(' ');
 const KINDS = ['Cross-Site Scripting', 'SQL Injection', 'Cross-Site Request Forgery', 'Missing Authorization', 'Arbitrary File Upload', 'Local File Inclusion', 'Sensitive Information Exposure', 'PHP Object Injection'];
-
-/** mulberry32: a small, fast, seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuid(rand: () => number): string {
   const hex = () => Math.floor(rand() * 0x10000).toString(16).padStart(4, '0');

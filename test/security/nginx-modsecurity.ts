@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BODY_LIMIT } from './probe-catalogue.js';
+import { freePort, listening } from '../support/nginx-listening.js';
 
 // nginx + ModSecurity v3 + CRS (PL1, anomaly scoring), set up as the proxy anchors of
 // ../shared/anchors/proxy (bench/proxy compares with the same): ModSecurity's recommended
@@ -102,31 +102,4 @@ export async function startNginxModSecurity(originPort: number): Promise<NginxMo
   const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-2000) : '';
   rmSync(dir, { recursive: true, force: true });
   throw new Error(`nginx + ModSecurity did not start: ${log}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** True once the port accepts a connection, false if nginx exits first (port taken, bad config). */
-function listening(port: number, child: ChildProcess): Promise<boolean> {
-  return new Promise((resolve) => {
-    let done = false;
-    child.once('exit', () => { if (!done) { done = true; resolve(false); } });
-    const attempt = () => {
-      if (done) return;
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); done = true; resolve(true); });
-      // Refused: nginx is still loading the rules; try again shortly (bounded by nginx exiting).
-      socket.once('error', () => setTimeout(attempt, 20));
-    };
-    attempt();
-  });
 }

@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, listening } from '../../support/nginx-listening.js';
 
 // A real nginx as the origin (the system's nginx binary, one process, its own temp dir), whose
 // answer says how nginx itself routed the request: `PROTECTED <uri>` for what it serves under a
@@ -49,31 +49,4 @@ http {
   }
   rmSync(dir, { recursive: true, force: true });
   throw new Error('nginx did not start');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves true once the port accepts a connection, false if nginx exits first (port taken). */
-function listening(port: number, child: ChildProcess): Promise<boolean> {
-  return new Promise((resolve) => {
-    let done = false;
-    child.once('exit', () => { if (!done) { done = true; resolve(false); } });
-    const attempt = () => {
-      if (done) return;
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); done = true; resolve(true); });
-      // Refused: nginx has not bound yet; try again on the next turn of a short timer.
-      socket.once('error', () => setTimeout(attempt, 10));
-    };
-    attempt();
-  });
 }
