@@ -25,9 +25,12 @@ async function main(): Promise<void> {
   routeConsoleToLog((level, message) => app.logger[level](message));
   const exit = (code: number) => process.exit(code);
   app.shutdown.handleSignals(() => exit(1), () => void app.reload());
+  let ready = false;
   process.on('uncaughtException', (error) => {
     app.logger.fatal({ err: error }, 'uncaught exception');
-    app.stop('uncaught exception').finally(() => exit(1));
+    // Before ready, `wafctl daemon start` is waiting: tell it why, not just that the daemon exited.
+    const told = ready ? Promise.resolve() : reportFailure(`uncaught exception while starting: ${error.message.split('\n')[0]} (see daemon.log)`);
+    void told.then(() => app.stop('uncaught exception')).finally(() => exit(1));
   });
   process.on('unhandledRejection', (error) => app.logger.error({ err: error }, 'unhandled rejection'));
 
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
   }
   // However the stop was asked for (SIGTERM, SIGINT, the admin socket), it ends the process here.
   void app.shutdown.done.then(() => exit(0));
+  ready = true;
   reportReady(status);
 }
 

@@ -60,6 +60,10 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
     const fork = (): Promise<{ edge: number; edgeTls: number }> => new Promise((resolve, reject) => {
       const worker = cluster.fork();
       workers.add(worker);
+      // A send that races the worker's exit (a snapshot or STOP while it is going away) fails on the
+      // channel: that is the worker's end, which 'exit' handles, not a reason for the primary to crash
+      // (an uncaught one made a daemon that failed to start exit without saying why, under load).
+      worker.on('error', (error: Error) => logger.warn({ worker: worker.id, err: error }, 'edge worker channel error'));
       serveWorker(worker, options.counters, options.sink);
       let up = false;
       worker.on('message', (message: FromWorker) => {
