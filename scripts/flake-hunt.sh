@@ -33,7 +33,9 @@ fi
 cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
 
-as_user git clone -q "$repo" "$work/clone"
+# Cloned by this user (git refuses another user's repository), then handed to the test user.
+git clone -q "$repo" "$work/clone"
+[ -n "$user" ] && chown -R "$user" "$work/clone"
 # The clone sits beside a copy of ../shared, as CI lays it out.
 [ -d "$repo/../shared" ] && ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"
 cd "$work/clone"
