@@ -36,6 +36,7 @@ export interface SpillRef {
   length: number;
 }
 
+const MIN_CACHED = 16;
 let fileSeq = 0;
 const closer = new FinalizationRegistry<number>((fd) => {
   try {
@@ -106,7 +107,9 @@ export class ChunkSpill {
     this.cache.set(ref.offset, { value, bytes });
     this.cachedBytes += bytes;
     for (const [k, v] of this.cache) {
-      if (this.cachedBytes <= this.options.cacheBytes || this.cache.size <= 1) break;
+      // A few chunks stay whatever the budget: a walk over all columns of a position (retention,
+      // rows) reads about ten chunks in turn and would otherwise read each one again every step.
+      if (this.cachedBytes <= this.options.cacheBytes || this.cache.size <= MIN_CACHED) break;
       this.cache.delete(k);
       this.cachedBytes -= v.bytes;
     }

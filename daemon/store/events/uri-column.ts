@@ -49,6 +49,9 @@ interface SpilledUris {
   bytes: number;
 }
 
+/** A string that does not share its parent's memory (V8 makes a new flat string for a concatenation). */
+const flatCopy = (s: string): string => (` ${s}`).slice(1);
+
 const isPacked = (ch: SealedUris | PackedUris | SpilledUris): ch is PackedUris => 'unpack' in ch;
 const isSpilled = (ch: SealedUris | PackedUris | SpilledUris): ch is SpilledUris => 'ref' in ch;
 /** Memory a sealed chunk holds: its strings (about a byte a character) and offsets. */
@@ -124,8 +127,12 @@ export class UriColumn {
     const c = pos >>> CHUNK_BITS;
     const line = pos & (CHUNK_SIZE - 1);
     if (c < this.sealed.length) {
+      const spilled = isSpilled(this.sealed[c]);
       const ch = this.chunk(c);
-      return ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
+      const uri = ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
+      // A slice keeps its whole chunk alive; a chunk read back from the spill is a new string
+      // each time it is read, so a copy is kept instead (retention keeps millions of these).
+      return spilled ? flatCopy(uri) : uri;
     }
     return this.openOrig[line];
   }
