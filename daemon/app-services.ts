@@ -46,6 +46,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     dir: paths.eventsDir,
     logger: eventLogger(logger.child({ component: 'event-store' })),
     auditLogPath: options.auditLog ?? undefined,
+    indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
