@@ -163,7 +163,14 @@ async function main() {
   let failed = false;
   try {
     await waitForSite(pool);
-    const before = await api(daemon, '/analytics?period=24h');
+    // The probes' own events reach the store a moment later (batched): wait until the counts hold still.
+    let before = await api(daemon, '/analytics?period=24h');
+    for (;;) {
+      await sleep(500);
+      const again = await api(daemon, '/analytics?period=24h');
+      if (again.data.requests_blocked === before.data.requests_blocked) break;
+      before = again;
+    }
     const blockedBefore = before.data.requests_blocked ?? 0;
     const wafBefore = (await api(daemon, '/waf-logs?per_page=10')).data.pagination.total;
     const cpu0 = cpuS(daemon.pid);
@@ -187,7 +194,7 @@ async function main() {
       workerMaxMiB: Math.max(...rows.flatMap((r) => r.workers)), loadavgAtEnd: loadavg()[0], samples: rows,
     });
     const mib = (r) => r.primary;
-    const growth = (mib(result.rssEnd) - mib(result.rssStart)) / Math.max(1, sent / 1e6);
+    const growth = sent > 0 ? (mib(result.rssEnd) - mib(result.rssStart)) / (sent / 1e6) : 0;
     result.primaryMiBPerMillionAttacks = growth;
     console.log(`\nflood ${result.date} (${args.label || 'no label'}): ${sent} attacks in ${elapsed.toFixed(0)} s (${result.perSecond.toFixed(0)}/s), ${CONNECTIONS} connections, ${args.workers} workers, load average ${result.loadavgAtStart.toFixed(1)} -> ${result.loadavgAtEnd.toFixed(1)}`);
     console.log(`  answers: ${JSON.stringify(tally.statuses)}, errors ${tally.errors}`);
