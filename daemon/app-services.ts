@@ -46,6 +46,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     dir: paths.eventsDir,
     logger: eventLogger(logger.child({ component: 'event-store' })),
     auditLogPath: options.auditLog ?? undefined,
+    indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
@@ -128,7 +129,10 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       const sink = new BatchingEventSink({
         writeWaf: async (batch) => { await eventStore.appendWafEvents(batch); },
         writeAccess: async (batch) => { await eventStore.appendAccessEntries(batch); },
-      }, { onError: (err) => logger.error({ err }, 'edge: event write failed') });
+      }, {
+        onError: (err) => logger.error({ err }, 'edge: event write failed'),
+        onDropped: (dropped) => logger.warn({ dropped }, 'edge: events dropped, the event store is slower than the traffic (queue full)'),
+      });
       return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret, crsDir: options.crsDir })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');

@@ -80,5 +80,5 @@ function storeSink(events: EventStore, onError: (err: unknown) => void): Batchin
   return new BatchingEventSink({
     writeWaf: async (batch) => { await events.appendWafEvents(batch); },
     writeAccess: async (batch) => { await events.appendAccessEntries(batch); },
-  }, { onError });
+  }, { onError, onDropped: (dropped) => onError(new Error(`${dropped} events dropped: the event store is slower than the traffic (queue full)`)) });
 }

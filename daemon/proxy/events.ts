@@ -66,9 +66,14 @@ export interface BatchingOptions {
   maxBatch?: number;
   /** ...or this long after the first queued entry (default 200 ms). */
   maxDelayMs?: number;
-  /** Entries beyond this are dropped (and counted) rather than let memory grow without bound. */
+  /**
+   * Entries of a kind queued or being written beyond this are dropped (and counted) rather than
+   * let memory grow without bound when the writer is slower than the traffic (default 100,000).
+   */
   maxQueued?: number;
   onError?: (err: unknown) => void;
+  /** Told how many entries were dropped since it was last told (after a write completes, at most once a second). */
+  onDropped?: (count: number) => void;
 }
 
 /**
@@ -83,6 +88,15 @@ export class BatchingEventSink implements EventSink {
   private writing: Promise<void> = Promise.resolve();
   /** Entries refused because the queue was full. */
   dropped = 0;
+  private droppedReported = 0;
+  private droppedReportedAt = 0;
+  /**
+   * Entries handed to flush() whose write has not finished, per kind: they count against
+   * maxQueued too. (Counting the queue alone let a slow writer pile batches up in the chain of
+   * writes without limit: the queue is emptied every maxBatch entries.)
+   */
+  private wafWriting = 0;
+  private accessWriting = 0;
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
   private readonly maxQueued: number;
@@ -94,13 +108,13 @@ export class BatchingEventSink implements EventSink {
   }
 
   waf(event: WafEvent): void {
-    if (this.wafQueue.length >= this.maxQueued) { this.dropped++; return; }
+    if (this.wafQueue.length + this.wafWriting >= this.maxQueued) { this.dropped++; return; }
     this.wafQueue.push(event);
     this.schedule(this.wafQueue.length);
   }
 
   access(entry: AccessEntry): void {
-    if (this.accessQueue.length >= this.maxQueued) { this.dropped++; return; }
+    if (this.accessQueue.length + this.accessWriting >= this.maxQueued) { this.dropped++; return; }
     this.accessQueue.push(entry);
     this.schedule(this.accessQueue.length);
   }
@@ -112,12 +126,23 @@ export class BatchingEventSink implements EventSink {
     const access = this.accessQueue;
     this.wafQueue = [];
     this.accessQueue = [];
+    this.wafWriting += waf.length;
+    this.accessWriting += access.length;
     this.writing = this.writing.then(async () => {
       try {
         if (waf.length) await this.writer.writeWaf(waf);
         if (access.length) await this.writer.writeAccess(access);
       } catch (err) {
         (this.options.onError ?? ((e) => console.error('edge: event write failed:', e)))(err);
+      } finally {
+        this.wafWriting -= waf.length;
+        this.accessWriting -= access.length;
+        if (this.dropped > this.droppedReported && Date.now() - this.droppedReportedAt >= 1000) {
+          const n = this.dropped - this.droppedReported;
+          this.droppedReported = this.dropped;
+          this.droppedReportedAt = Date.now();
+          this.options.onDropped?.(n);
+        }
       }
     });
     return this.writing;

@@ -28,6 +28,7 @@ import { prefixFingerprint } from './segment-reader.js';
 import type { WafIndex } from './waf-index.js';
 import { searchWafLogs } from './waf-search.js';
 import { SnapshotDamageError } from './snapshot-damage.js';
+import type { SpillOptions } from './chunk-spill.js';
 
 export interface JsonlEventStoreOptions {
   /** The events directory (`<data>/events`); created if missing. */
@@ -45,7 +46,16 @@ export interface JsonlEventStoreOptions {
   retentionEveryMs?: number;
   /** Group commit pipeline (default DEFAULT_COMMIT: 2 groups in flight, a group starts at 192 KiB queued when none is in flight). */
   commit?: Partial<GroupCommitOptions>;
+  /**
+   * Memory of the WAF index (README: "Memory under a flood"): sealed per-event chunks kept
+   * in memory (default 128 MiB) and the cache of spilled chunks read back (default 16 MiB).
+   * `false`: everything in memory, unbounded (the behaviour before issue 19).
+   */
+  indexMemory?: { residentBytes?: number; cacheBytes?: number } | false;
 }
+
+export const DEFAULT_INDEX_RESIDENT_BYTES = 128 * 1024 * 1024;
+export const DEFAULT_INDEX_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface OpenReport {
   waf: RecoveryReport;
@@ -67,9 +77,11 @@ export class JsonlEventStore implements EventStore {
    */
   private readonly damaged = new Set<EventKind>();
   private readonly healing = new Map<EventKind, Promise<void>>();
+  /** The WAF snapshot was skipped because the index is too large to copy (logged once per store). */
+  private snapshotSkipLogged = false;
 
   private constructor(
-    private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath' | 'commit'>>,
+    private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath' | 'commit' | 'indexMemory'>> & { spill?: SpillOptions },
     private readonly indexDir: string,
     private wafIndex: WafIndex,
     private rollups: AccessRollups,
@@ -91,6 +103,7 @@ export class JsonlEventStore implements EventStore {
       logger: options.logger ?? stderrLogger,
       snapshotEveryMs: options.snapshotEveryMs ?? 300_000,
       retentionEveryMs: options.retentionEveryMs ?? 3_600_000,
+      spill: spillOptionsOf(options),
     };
     if (!Number.isInteger(opts.retentionDays) || opts.retentionDays < 1) throw new EventInputError('retentionDays must be an integer >= 1', -1);
     const commitOpts = { ...DEFAULT_COMMIT, ...options.commit };
@@ -104,7 +117,7 @@ export class JsonlEventStore implements EventStore {
     }
     // Temp files of snapshots a killed process did not finish.
     for (const f of fs.readdirSync(indexDir)) if (/\.tmp(-\d+)?$/.test(f)) fs.rmSync(path.join(indexDir, f), { force: true });
-    const waf = recoverWaf(opts.dir, indexDir, opts.logger);
+    const waf = recoverWaf(opts.dir, indexDir, opts.logger, true, opts.spill);
     const access = recoverAccess(opts.dir, indexDir, opts.logger);
     const files = new SegmentFiles(opts.dir, commitOpts.depth);
     for (const [f, n] of [...waf.sizes, ...access.sizes]) files.committed.set(f, n);
@@ -225,7 +238,8 @@ export class JsonlEventStore implements EventStore {
     let entries: number;
     try {
       if (kind === 'waf') {
-        const r = recoverWaf(this.opts.dir, this.indexDir, this.opts.logger, false);
+        const r = recoverWaf(this.opts.dir, this.indexDir, this.opts.logger, false, this.opts.spill);
+        this.wafIndex.release();
         this.wafIndex = r.index;
         entries = r.report.entriesRead;
       } else {
@@ -348,7 +362,10 @@ export class JsonlEventStore implements EventStore {
       const keep = (d: number): boolean => d >= dayOfMs(now) - this.opts.retentionDays;
       // A damaged index is rebuilt from the segments left (those days are gone from them already).
       this.healOr('waf', () => {
-        if (report.deleted.some((f) => f.startsWith('waf-'))) this.wafIndex = this.wafIndex.filtered(keep);
+        if (!report.deleted.some((f) => f.startsWith('waf-'))) return;
+        const next = this.wafIndex.filtered(keep);
+        this.wafIndex.release();
+        this.wafIndex = next;
       });
       this.healOr('access', () => this.rollups.keepDays(keep));
       this.dirty = true;
@@ -393,13 +410,13 @@ export class JsonlEventStore implements EventStore {
     };
     let job: Promise<void>;
     try {
-      const waf = this.wafIndex.snapshot();
+      const waf = this.wafSnapshotFits() ? this.wafIndex.snapshot() : null;
       const access = this.rollups.snapshot();
       const accessMaxId = this.rollups.maxId;
       const wafCov = coverage('waf');
       const accessCov = coverage('access');
       job = (async () => {
-        await writeWafSnapshot(snapshotPath(this.indexDir, 'waf'), waf, wafCov);
+        if (waf) await writeWafSnapshot(snapshotPath(this.indexDir, 'waf'), waf, wafCov);
         await writeAccessSnapshot(snapshotPath(this.indexDir, 'access'), access, accessCov, accessMaxId);
       })();
     } catch (err) {
@@ -416,6 +433,31 @@ export class JsonlEventStore implements EventStore {
     return this.snapshotting;
   }
 
+  /**
+   * A snapshot copies the whole index at once (README: "Index persistence"): once the index has
+   * spilled more than its memory budget again, that copy would undo the bound, so the WAF
+   * snapshot is skipped (logged once) and the next start reads the segments after the last
+   * snapshot instead (into a bounded index: slower, not larger).
+   */
+  private wafSnapshotFits(): boolean {
+    const spill = this.wafIndex.spill;
+    if (spill === null || spill.spilledBytes <= spill.options.residentBytes) return true;
+    if (!this.snapshotSkipLogged) {
+      this.snapshotSkipLogged = true;
+      this.opts.logger.warn('WAF index snapshot skipped: the index is larger than twice its memory budget (the next start reads the segments after the last snapshot)', {
+        resident_bytes: spill.residentBytes, spilled_bytes: spill.spilledBytes,
+      });
+    }
+    return false;
+  }
+
+  /** Memory of the WAF index: sealed chunk bytes in memory and in the spill file. */
+  indexMemoryStats(): { resident_bytes: number; spilled_bytes: number; spilled_chunks: number } {
+    this.commit.applyCommitted();
+    const s = this.wafIndex.spill;
+    return { resident_bytes: s?.residentBytes ?? 0, spilled_bytes: s?.spilledBytes ?? 0, spilled_chunks: s?.spilledChunks ?? 0 };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -429,6 +471,7 @@ export class JsonlEventStore implements EventStore {
     await this.ids.settle().catch((err: Error) => this.opts.logger.warn('could not store the last id (the next start skips ahead)', { error: err.message }));
     this.files.closeAll();
     this.audit?.close();
+    this.wafIndex.release();
   }
 
   private every(ms: number, job: () => Promise<unknown> | undefined): void {
@@ -439,6 +482,14 @@ export class JsonlEventStore implements EventStore {
     t.unref();
     this.timers.push(t);
   }
+}
+
+function spillOptionsOf(options: JsonlEventStoreOptions): SpillOptions | undefined {
+  if (options.indexMemory === false) return undefined;
+  const residentBytes = options.indexMemory?.residentBytes ?? DEFAULT_INDEX_RESIDENT_BYTES;
+  const cacheBytes = options.indexMemory?.cacheBytes ?? DEFAULT_INDEX_CACHE_BYTES;
+  if (!(residentBytes >= 0) || !(cacheBytes >= 0)) throw new EventInputError('indexMemory budgets must be numbers >= 0', -1);
+  return { dir: path.join(options.dir, 'index'), residentBytes, cacheBytes };
 }
 
 const wafTimeMs = (e: NewWafEvent): number => e.timestamp_ms;

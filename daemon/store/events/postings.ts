@@ -16,6 +16,7 @@
 // a 1M-event open, most of it hashing strings that were just parsed).
 import { GrowableU32 } from './growable-array.js';
 import { SlotIndex } from './slot-index.js';
+import type { ChunkSpill } from './chunk-spill.js';
 
 export interface PostingsSnapshot {
   /** Per slot: the string table ref of a value whose key is the slot's key. */
@@ -44,18 +45,22 @@ export class Postings {
   private readonly counts: GrowableU32;
   readonly prev: GrowableU32;
 
-  /** Restored postings take their keys and key ids from `table` (the restored string table) by `s.keyRefs`. */
+  /**
+   * Restored postings take their keys and key ids from `table` (the restored string table) by `s.keyRefs`.
+   * `spill`: full chunks of `prev` (push-only, one link per event) may leave memory; heads and counts change, so they stay.
+   */
   constructor(
     private readonly keyIdOf: KeyIdOf,
     s?: PostingsSnapshot,
     table?: KeyTable,
+    spill: ChunkSpill | null = null,
   ) {
     if (!s || !table) {
       this.slots = new SlotIndex();
       this.keyRefs = new GrowableU32(16);
       this.heads = new GrowableU32(16);
       this.counts = new GrowableU32(16);
-      this.prev = new GrowableU32(1024);
+      this.prev = new GrowableU32(1024, spill);
       return;
     }
     const n = s.keyRefs.length;
@@ -72,7 +77,7 @@ export class Postings {
     this.keyRefs = GrowableU32.from(s.keyRefs);
     this.heads = GrowableU32.from(s.heads);
     this.counts = GrowableU32.from(s.counts);
-    this.prev = GrowableU32.from(s.prev);
+    this.prev = GrowableU32.from(s.prev, spill);
     this.slots = SlotIndex.of(ids);
   }
 

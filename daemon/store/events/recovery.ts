@@ -8,6 +8,7 @@ import { endsFingerprint, readSegmentEnds, readSegmentLines, type SegmentEnds } 
 import { listSegments, type EventKind, type SegmentRef } from './segment-names.js';
 import { readAccessSnapshot, readWafSnapshot, snapshotPath, type Coverage } from './index-snapshot.js';
 import { WafIndex, type WafIndexEntry } from './waf-index.js';
+import type { SpillOptions } from './chunk-spill.js';
 import { AccessRollups } from './access-rollups.js';
 import { accessEntryProblem, toWafIndexEntry, wafEntryProblem, type AccessRollupEntry } from './stored-entry.js';
 
@@ -125,15 +126,24 @@ function loadSnapshot<T>(read: () => T | null, logger: EventLogger, file: string
   }
 }
 
-/** `useSnapshot` false: everything from the segments (a snapshot found damaged after the open). */
-export function recoverWaf(dir: string, indexDir: string, logger: EventLogger, useSnapshot = true): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
+/**
+ * `useSnapshot` false: everything from the segments (a snapshot found damaged after the open).
+ * `spill`: the index's memory budget (chunk-spill.ts), so a rebuild of millions of events stays within it too.
+ */
+export function recoverWaf(
+  dir: string,
+  indexDir: string,
+  logger: EventLogger,
+  useSnapshot = true,
+  spill?: SpillOptions,
+): { index: WafIndex; sizes: Map<string, number>; report: RecoveryReport } {
   const report = newReport();
   const snapFile = snapshotPath(indexDir, 'waf');
   // The restore is inside the guard too: a snapshot whose parts do not fit together is as unreadable as a garbled one.
   const loaded = !useSnapshot ? null : loadSnapshot(
     () => {
       const s = readWafSnapshot(snapFile);
-      return s && { coverage: s.coverage, index: WafIndex.restore(s.snap) };
+      return s && { coverage: s.coverage, index: WafIndex.restore(s.snap, spill) };
     },
     logger,
     snapFile,
@@ -141,8 +151,12 @@ export function recoverWaf(dir: string, indexDir: string, logger: EventLogger, u
   const scanned = scanSegments(dir, 'waf', logger, report);
   report.usedSnapshot = loaded !== null;
   const p = plan(dir, scanned, loaded?.coverage ?? null, logger, report);
-  let index = loaded ? loaded.index : new WafIndex();
-  if (p.dropDays.size) index = index.filtered((d) => !p.dropDays.has(d));
+  let index = loaded ? loaded.index : new WafIndex(spill);
+  const replace = (next: WafIndex): void => {
+    index.release();
+    index = next;
+  };
+  if (p.dropDays.size) replace(index.filtered((d) => !p.dropDays.has(d)));
   // Whole segments stream straight into the index while ids keep rising (the usual case:
   // days were filled in order); tails (few) are sorted first; anything out of order is
   // merged in by one rebuild at the end.
@@ -152,10 +166,13 @@ export function recoverWaf(dir: string, indexDir: string, logger: EventLogger, u
     if (e.id > index.maxId) index.add(e);
     else late.push(e);
   };
-  readAll(dir, p, wafEntryProblem, (v, whole) => (whole ? addOrDefer(toWafIndexEntry(v)) : tail.push(toWafIndexEntry(v))), logger, report);
+  // A single tail (the usual case: today's segment grew after the snapshot) is in id order
+  // already: streamed too, so a long tail (a flood after the last snapshot) is not held as objects.
+  const oneTail = p.reads.filter((r) => !r.whole).length <= 1;
+  readAll(dir, p, wafEntryProblem, (v, whole) => (whole || oneTail ? addOrDefer(toWafIndexEntry(v)) : tail.push(toWafIndexEntry(v))), logger, report);
   tail.sort((a, b) => a.id - b.id);
   for (const e of tail) addOrDefer(e);
-  if (late.length) index = index.rebuilt(() => true, late);
+  if (late.length) replace(index.rebuilt(() => true, late));
   report.maxId = index.maxId;
   return { index, sizes: p.sizes, report };
 }

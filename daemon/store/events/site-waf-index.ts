@@ -6,6 +6,7 @@ import { GrowableF64, GrowableU32 } from './growable-array.js';
 import { Postings, type PostingsSnapshot } from './postings.js';
 import { UriColumn, type UriColumnSnapshot } from './uri-column.js';
 import type { IpTable, StringTable } from './string-table.js';
+import type { ChunkSpill } from './chunk-spill.js';
 
 export interface SiteWafColumns {
   ids: Float64Array;
@@ -44,21 +45,23 @@ export class SiteWafIndex {
   /** IP bucket -> canonical IPs of this site in it; built on the first CIDR search. */
   private bucketMap: Map<string, string[]> | null = null;
 
+  /** `spill`: full chunks of the per-event columns may leave memory (chunk-spill.ts). */
   constructor(
     private readonly tables: WafTables,
     c?: SiteWafColumns,
+    spill: ChunkSpill | null = null,
   ) {
-    this.ids = c ? GrowableF64.from(c.ids) : new GrowableF64();
-    this.ts = c ? GrowableF64.from(c.ts) : new GrowableF64();
-    this.ip = c ? GrowableU32.from(c.ip) : new GrowableU32(16);
-    this.rule = c ? GrowableU32.from(c.rule) : new GrowableU32(16);
-    this.group = c ? GrowableU32.from(c.group) : new GrowableU32(16);
-    this.host = c ? GrowableU32.from(c.host) : new GrowableU32(16);
-    this.uris = c ? UriColumn.restore(c.uris) : new UriColumn();
+    this.ids = c ? GrowableF64.from(c.ids, spill) : new GrowableF64(16, spill);
+    this.ts = c ? GrowableF64.from(c.ts, spill) : new GrowableF64(16, spill);
+    this.ip = c ? GrowableU32.from(c.ip, spill) : new GrowableU32(16, spill);
+    this.rule = c ? GrowableU32.from(c.rule, spill) : new GrowableU32(16, spill);
+    this.group = c ? GrowableU32.from(c.group, spill) : new GrowableU32(16, spill);
+    this.host = c ? GrowableU32.from(c.host, spill) : new GrowableU32(16, spill);
+    this.uris = c ? UriColumn.restore(c.uris, spill) : UriColumn.withSpill(spill);
     // Restored postings take their keys and key ids from the restored tables, by value ref.
-    this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, tables.ips);
-    this.byRule = new Postings((k) => tables.rules.keyId(k), c?.byRule, tables.rules);
-    this.byGroup = new Postings((k) => tables.groups.keyId(k), c?.byGroup, tables.groups);
+    this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, tables.ips, spill);
+    this.byRule = new Postings((k) => tables.rules.keyId(k), c?.byRule, tables.rules, spill);
+    this.byGroup = new Postings((k) => tables.groups.keyId(k), c?.byGroup, tables.groups, spill);
   }
 
   get buckets(): Map<string, string[]> {

@@ -83,11 +83,15 @@ export class IpTable extends StringTable {
   /** Canonical address -> parsed form, filled on demand (CIDR search). */
   private readonly parsedKeys = new Map<string, ParsedIp | null>();
 
+  /**
+   * Not cached here: a flood from millions of distinct addresses would keep a parsed object
+   * (~150 bytes) per address for CIDR searches that may never come (parsedKey() caches those
+   * it is asked for). The value itself is the key when it is already canonical (one string, not two).
+   */
   protected override keyOf(value: string): string {
     const p = parseIp(value);
     if (!p) return value.toLowerCase();
-    this.parsedKeys.set(p.canonical, p);
-    return p.canonical;
+    return p.canonical === value ? value : p.canonical;
   }
 
   /** The parsed form of a key, or null if the key is not an address. */

@@ -7,6 +7,7 @@
 // small strings); rows slice the original. Flat strings cost about one byte per character
 // and no per-URI object, which keeps the heap small and snapshots quick to load.
 import { unpackOrDamage } from './snapshot-damage.js';
+import type { ChunkSpill, SpillRef, SpillSlot } from './chunk-spill.js';
 
 const CHUNK_BITS = 14;
 export const CHUNK_SIZE = 1 << CHUNK_BITS;
@@ -41,7 +42,20 @@ export interface UriColumnSnapshot {
   open: string[];
 }
 
-const isPacked = (ch: SealedUris | PackedUris): ch is PackedUris => 'unpack' in ch;
+/** A sealed chunk the spill took out of memory (chunk-spill.ts): its text and offsets in the spill file. */
+interface SpilledUris {
+  ref: SpillRef;
+  /** Bytes the chunk holds once read back. */
+  bytes: number;
+}
+
+/** A string that does not share its parent's memory (V8 makes a new flat string for a concatenation). */
+const flatCopy = (s: string): string => (` ${s}`).slice(1);
+
+const isPacked = (ch: SealedUris | PackedUris | SpilledUris): ch is PackedUris => 'unpack' in ch;
+const isSpilled = (ch: SealedUris | PackedUris | SpilledUris): ch is SpilledUris => 'ref' in ch;
+/** Memory a sealed chunk holds: its strings (about a byte a character) and offsets. */
+const chunkBytes = (ch: SealedUris): number => ch.orig.length + (ch.lower ? ch.lower.length : 0) + ch.offsets.byteLength;
 
 /** A line as stored: one line, and its lower-case twin of the same length (exotic case maps that change the length keep the original). */
 const oneLine = (uri: string): string => (uri.includes('\n') ? uri.replace(/\n/g, ' ') : uri);
@@ -60,8 +74,40 @@ export function lowerBlob(orig: string): string {
   return orig.split('\n').map(foldSameLength).join('\n');
 }
 
+/** Spill file layout of a chunk: u32 flags (1: lower-casing changes it), the offsets, the text as UTF-8. */
+function encodeSpilled(ch: SealedUris): Uint8Array {
+  const text = Buffer.from(ch.orig, 'utf8');
+  const out = Buffer.allocUnsafe(4 + ch.offsets.byteLength + text.length);
+  out.writeUInt32LE(ch.lower === null ? 0 : 1, 0);
+  Buffer.from(ch.offsets.buffer, ch.offsets.byteOffset, ch.offsets.byteLength).copy(out, 4);
+  text.copy(out, 4 + ch.offsets.byteLength);
+  return out;
+}
+
+function decodeSpilled(raw: Buffer): SealedUris {
+  const offBytes = (CHUNK_SIZE + 1) * 4;
+  const offsets = new Uint32Array(CHUNK_SIZE + 1);
+  Buffer.from(offsets.buffer).set(raw.subarray(4, 4 + offBytes));
+  const orig = raw.toString('utf8', 4 + offBytes);
+  return { orig, lower: raw.readUInt32LE(0) === 0 ? null : undefined, offsets };
+}
+
+/** A resident sealed chunk as the spill sees it. */
+class SealedSlot implements SpillSlot {
+  constructor(
+    private readonly column: UriColumn,
+    private readonly c: number,
+    readonly bytes: number,
+  ) {}
+  spillOut(spill: ChunkSpill): void {
+    this.column.spillChunk(this.c, spill);
+  }
+}
+
 export class UriColumn {
-  private sealed: (SealedUris | PackedUris)[] = [];
+  private sealed: (SealedUris | PackedUris | SpilledUris)[] = [];
+  /** Set: sealed chunks may leave memory (chunk-spill.ts). */
+  private spill: ChunkSpill | null = null;
   private openOrig: string[] = [];
   /**
    * Lower-cased twins of the open URIs, made by search() for the URIs it has not seen yet:
@@ -81,8 +127,12 @@ export class UriColumn {
     const c = pos >>> CHUNK_BITS;
     const line = pos & (CHUNK_SIZE - 1);
     if (c < this.sealed.length) {
+      const spilled = isSpilled(this.sealed[c]);
       const ch = this.chunk(c);
-      return ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
+      const uri = ch.orig.slice(ch.offsets[line], ch.offsets[line + 1] - 1);
+      // A slice keeps its whole chunk alive; a chunk read back from the spill is a new string
+      // each time it is read, so a copy is kept instead (retention keeps millions of these).
+      return spilled ? flatCopy(uri) : uri;
     }
     return this.openOrig[line];
   }
@@ -129,13 +179,30 @@ export class UriColumn {
     return out;
   }
 
+  /** Spilled chunks are read back for it (transient: the snapshot's copy). */
   snapshot(): UriColumnSnapshot {
-    return { sealed: this.sealed.slice(), open: this.openOrig.slice() };
+    return { sealed: this.sealed.map((ch) => (isSpilled(ch) ? this.readSpilled(ch) : ch)), open: this.openOrig.slice() };
   }
 
-  static restore(s: UriColumnSnapshot): UriColumn {
+  /** A column whose sealed chunks may be spilled by `spill`. */
+  static withSpill(spill: ChunkSpill | null): UriColumn {
     const col = new UriColumn();
+    col.spill = spill;
+    return col;
+  }
+
+  /** Called by the spill: writes sealed chunk c to it and drops it from memory. */
+  spillChunk(c: number, spill: ChunkSpill): void {
+    const ch = this.sealed[c];
+    if (isPacked(ch) || isSpilled(ch)) return;
+    const bytes = chunkBytes(ch);
+    this.sealed[c] = { ref: spill.write(encodeSpilled(ch)), bytes };
+  }
+
+  static restore(s: UriColumnSnapshot, spill: ChunkSpill | null = null): UriColumn {
+    const col = UriColumn.withSpill(spill);
     col.sealed = s.sealed.slice();
+    if (spill !== null) col.sealed.forEach((ch, c) => { if (!isPacked(ch) && !isSpilled(ch)) spill.admit(new SealedSlot(col, c, chunkBytes(ch))); });
     col.length = col.sealed.length * CHUNK_SIZE;
     for (const u of s.open) col.push(u);
     return col;
@@ -144,6 +211,7 @@ export class UriColumn {
   /** Sealed chunk c, unpacked if it was still as stored. */
   private chunk(c: number): SealedUris {
     const ch = this.sealed[c];
+    if (isSpilled(ch)) return this.readSpilled(ch);
     if (!isPacked(ch)) return ch;
     const { orig, offsets } = unpackOrDamage('waf', `URI chunk ${c}`, () => {
       const u = ch.unpack();
@@ -152,7 +220,14 @@ export class UriColumn {
     });
     const unpacked: SealedUris = { orig, lower: ch.lowered ? undefined : null, offsets };
     this.sealed[c] = unpacked;
+    // Counted as the twin will be (search makes it): the budget is what the chunk will hold.
+    this.spill?.admit(new SealedSlot(this, c, chunkBytes(unpacked) + (ch.lowered ? orig.length : 0)));
     return unpacked;
+  }
+
+  /** A spilled chunk read back (cached by the spill; its lower-cased twin is kept with it once made). */
+  private readSpilled(ch: SpilledUris): SealedUris {
+    return this.spill!.read(ch.ref, decodeSpilled, ch.bytes);
   }
 
   private seal(): void {
@@ -165,7 +240,9 @@ export class UriColumn {
     offsets[CHUNK_SIZE] = at;
     const orig = this.openOrig.join('\n') + '\n';
     const lower = lowerBlob(orig);
-    this.sealed.push({ orig, lower: lower === orig ? null : lower, offsets });
+    const sealed: SealedUris = { orig, lower: lower === orig ? null : lower, offsets };
+    this.sealed.push(sealed);
+    this.spill?.admit(new SealedSlot(this, this.sealed.length - 1, chunkBytes(sealed)));
     this.openOrig = [];
     this.openLower = [];
   }

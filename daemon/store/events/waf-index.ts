@@ -5,6 +5,7 @@ import { SiteWafIndex, type SiteWafColumns, type WafTables } from './site-waf-in
 import { IpTable, StringTable, type StringTableSnapshot } from './string-table.js';
 import { dayOfMs } from './segment-names.js';
 import { unpackOrDamage } from './snapshot-damage.js';
+import { ChunkSpill, type SpillOptions } from './chunk-spill.js';
 
 /** The fields the index needs from a stored WAF event. */
 export interface WafIndexEntry {
@@ -50,6 +51,18 @@ export class WafIndex {
   /** Highest id added (committed). */
   maxId = 0;
   count = 0;
+  /** Null: everything stays in memory (no budget given). */
+  readonly spill: ChunkSpill | null;
+
+  /** `spill`: a memory budget for the sealed per-event chunks, beyond which the oldest go to a spill file (chunk-spill.ts). */
+  constructor(readonly spillOptions?: SpillOptions) {
+    this.spill = spillOptions ? new ChunkSpill(spillOptions) : null;
+  }
+
+  /** Drops the spill file (call when this index is replaced or the store closes). */
+  release(): void {
+    this.spill?.release();
+  }
 
   add(e: WafIndexEntry): void {
     this.addWithId(e.id, e);
@@ -58,7 +71,7 @@ export class WafIndex {
   /** Adds an event under `id` (ids must rise). `e` may carry more fields; only these are read. */
   addWithId(id: number, e: Omit<WafIndexEntry, 'id'>): void {
     let site = this.site(e.site_id);
-    if (!site) this.sites.set(e.site_id, (site = new SiteWafIndex(this.tables)));
+    if (!site) this.sites.set(e.site_id, (site = new SiteWafIndex(this.tables, undefined, this.spill)));
     const t = this.tables;
     site.add(id, e.timestamp_ms, t.ips.ref(e.client_ip), t.rules.ref(e.rule_id), t.groups.ref(e.group), t.hosts.ref(e.host), e.uri);
     if (id > this.maxId) this.maxId = id;
@@ -70,7 +83,7 @@ export class WafIndex {
     const s = this.sites.get(siteId);
     if (s === undefined || s instanceof SiteWafIndex) return s;
     const site = unpackOrDamage('waf', `site ${siteId}`, () => {
-      const unpacked = new SiteWafIndex(this.tables, s.unpack());
+      const unpacked = new SiteWafIndex(this.tables, s.unpack(), this.spill);
       if (unpacked.length !== s.length) throw new Error(`${unpacked.length} events unpacked, ${s.length} expected`);
       return unpacked;
     });
@@ -109,8 +122,8 @@ export class WafIndex {
     };
   }
 
-  static restore(s: PackedWafIndex): WafIndex {
-    const idx = new WafIndex();
+  static restore(s: PackedWafIndex, spill?: SpillOptions): WafIndex {
+    const idx = new WafIndex(spill);
     idx.tables.ips.restore(s.ips);
     idx.tables.rules.restore(s.rules);
     idx.tables.groups.restore(s.groups);
@@ -148,7 +161,7 @@ export class WafIndex {
    * up: the transient cost is the new columns.
    */
   filtered(keepDay: (day: number) => boolean): WafIndex {
-    const next = new WafIndex();
+    const next = new WafIndex(this.spillOptions);
     const t = this.tables;
     for (const [siteId, s] of this.allSites()) {
       for (let p = 0; p < s.length; p++) {
@@ -178,7 +191,7 @@ export class WafIndex {
     for (const e of this.entries()) if (keepDay(dayOfMs(e.timestamp_ms))) all.push(e);
     for (const e of extra) all.push(e);
     all.sort((a, b) => a.id - b.id);
-    const next = new WafIndex();
+    const next = new WafIndex(this.spillOptions);
     for (const e of all) next.add(e);
     next.maxId = Math.max(next.maxId, this.maxId);
     return next;

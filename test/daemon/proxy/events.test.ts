@@ -37,3 +37,28 @@ describe('BatchingEventSink', () => {
     await bounded.flush();
   });
 });
+
+describe('BatchingEventSink under a writer slower than the traffic (issue 19)', () => {
+  it('counts entries being written against the bound, so batches cannot pile up in the chain of writes', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const written: string[] = [];
+    const told: number[] = [];
+    const sink = new BatchingEventSink({
+      writeWaf: async (e) => { await gate; written.push(...e.map((x) => x.request_id)); },
+      writeAccess: () => {},
+    }, { maxBatch: 100, maxQueued: 300, onDropped: (n) => told.push(n) });
+    // Every 100 entries a batch leaves the queue for the (stuck) writer: before, the queue bound never bit.
+    for (let i = 0; i < 1000; i++) sink.waf(waf(i));
+    expect(sink.dropped).toBe(700);
+    release();
+    await sink.flush();
+    expect(written).toEqual(Array.from({ length: 300 }, (_, i) => String(i)));
+    expect(told).toEqual([700]);
+    // Room again once written.
+    sink.waf(waf(1000));
+    await sink.flush();
+    expect(written.at(-1)).toBe('1000');
+    expect(sink.dropped).toBe(700);
+  });
+});
