@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     app.logger.fatal({ err: error }, 'uncaught exception');
     // Before ready, `wafctl daemon start` is waiting: tell it why, not just that the daemon exited.
     const told = ready ? Promise.resolve() : reportFailure(`uncaught exception while starting: ${error.message.split('\n')[0]} (see daemon.log)`);
+    // An event handler cannot be awaited: the chain ends in exit(1) whether the report or the
+    // stop fails, so nothing is left unhandled (hence `void`, not a forgotten promise).
     void told.then(() => app.stop('uncaught exception')).finally(() => exit(1));
   });
   process.on('unhandledRejection', (error) => app.logger.error({ err: error }, 'unhandled rejection'));
