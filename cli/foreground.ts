@@ -2,13 +2,22 @@
 // signals a service manager sends us: SIGTERM and SIGINT drain it gracefully, SIGHUP reloads it.
 import { spawn } from 'node:child_process';
 import { daemonEntry } from '../shared/daemon-launcher.js';
+import { DaemonHeapError, daemonNodeArgs } from '../shared/daemon-node-args.js';
+import { CliError } from './cli-error.js';
 import type { Env } from './io.js';
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function runDaemonInForeground(daemonArgv: string[], env: Env): Promise<number> {
+  let nodeArgs: string[];
+  try {
+    nodeArgs = daemonNodeArgs(env);
+  } catch (error) {
+    if (error instanceof DaemonHeapError) return Promise.reject(new CliError('daemon_start_failed', error.message));
+    throw error;
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [daemonEntry(), ...daemonArgv], { stdio: 'inherit', env: { ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, daemonEntry(), ...daemonArgv], { stdio: 'inherit', env: { ...env } });
     const handlers = FORWARDED.map((signal) => [signal, () => child.kill(signal)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);
     const cleanup = () => handlers.forEach(([signal, handler]) => process.off(signal, handler));

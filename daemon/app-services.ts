@@ -10,6 +10,7 @@ import type { ManagementDependencies } from './api/v1/dependencies.js';
 import { managementApiPlugin } from './api/v1/plugin.js';
 import type { EdgeFactory } from './edge-service.js';
 import { ingestPlugin, type IngestDependencies } from './ingest/plugin.js';
+import { watchHeapPressure, type HeapPressureWatch } from './lifecycle/heap-pressure.js';
 import { readTrustedFile, replaceFile } from './lifecycle/safe-open.js';
 import type { DaemonOptions } from './options/option-table.js';
 import type { ConfigSnapshot, ConfigStore } from './store/config/config-store.js';
@@ -18,7 +19,7 @@ import { tokenForBearer, touchToken } from './store/config/tokens.js';
 import { MemoryCounterStore } from './store/counter-store.js';
 import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
-import { openJsonlEventStore } from './store/events/jsonl-event-store.js';
+import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-event-store.js';
 import { vulndbAdminRoutes } from './vulndb/admin-routes.js';
 import { VulnDb } from './vulndb/vulndb.js';
 
@@ -48,6 +49,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     auditLogPath: options.auditLog ?? undefined,
     indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
+  const heapWatch = relieveHeapPressureWithIndex(eventStore, logger);
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
     const intervalMs = options.vulndbRefreshHours * 3_600_000;
@@ -153,10 +155,25 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     adminRoutes: [vulndbAdminRoutes(vulndb)],
     edgeFactory,
     async close() {
+      heapWatch.stop();
       vulndb.close();
       await eventStore.close();
     },
   };
+}
+
+/** Under heap pressure the WAF index gives room (lifecycle/heap-pressure.ts); said once when it has none left. */
+function relieveHeapPressureWithIndex(eventStore: JsonlEventStore, logger: Logger): HeapPressureWatch {
+  let exhaustedSaid = false;
+  return watchHeapPressure((reading) => {
+    const shrunk = eventStore.shrinkIndexMemory();
+    const heap = { used_bytes: reading.usedBytes, limit_bytes: reading.limitBytes };
+    if (shrunk) logger.warn({ ...heap, ...shrunk }, 'heap pressure: the WAF event index keeps less in memory (older events are read from its spill file)');
+    else if (!exhaustedSaid) {
+      exhaustedSaid = true;
+      logger.error(heap, 'heap pressure: the WAF event index has no more memory to give; raise WAFCTL_DAEMON_HEAP_MIB or look for what grows');
+    }
+  });
 }
 
 // The map from key hash to site is rebuilt once per config snapshot, not per request.

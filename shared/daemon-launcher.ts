@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AdminClient } from './admin-client.js';
 import { crashReason } from './daemon-crash-reason.js';
+import { daemonNodeArgs } from './daemon-node-args.js';
 import { WafctlError } from './errors.js';
 import type { DaemonStatus } from './schemas/admin.js';
 
@@ -34,10 +35,17 @@ export function startDaemonInBackground(argv: readonly string[], opts: LaunchOpt
   const entry = opts.entry ?? daemonEntry();
   if (!existsSync(entry)) return Promise.resolve({ ok: false, reason: `the daemon is not built (${entry} is missing): run \`npm run build\`` });
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const child = spawn(process.execPath, [entry, ...argv], {
+  const env = opts.env ?? process.env;
+  let nodeArgs: string[];
+  try {
+    nodeArgs = daemonNodeArgs(env);
+  } catch (error) {
+    return Promise.resolve({ ok: false, reason: (error as Error).message });
+  }
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...argv], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: opts.env ?? process.env,
+    env,
     cwd: opts.cwd,
   });
   let stderr = '';
@@ -72,25 +80,6 @@ export function startDaemonInBackground(argv: readonly string[], opts: LaunchOpt
     child.on('close', (code, signal) => {
       finish({ ok: false, reason: crashReason(stderr) ?? `the daemon exited (${signal ?? `code ${code}`}) before it was ready` });
     });
-  });
-}
-
-/** `daemon start --foreground`: the daemon attached to this terminal; resolves with its exit code. */
-export function runDaemonInForeground(argv: readonly string[], opts: LaunchOptions = {}): Promise<number> {
-  const child = spawn(process.execPath, [opts.entry ?? daemonEntry(), ...argv], { stdio: 'inherit', env: opts.env ?? process.env, cwd: opts.cwd });
-  // The daemon handles SIGINT/SIGTERM itself (graceful stop); we pass them on and wait for its exit.
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  const onInt = forward('SIGINT');
-  const onTerm = forward('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(code ?? (signal ? 1 : 0));
-    });
-    child.on('error', () => resolve(1));
   });
 }
 

@@ -70,7 +70,9 @@ async function startDaemon(originPort) {
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WAFCTL_DATA_DIR: dataDir };
   const argv = ['--data-dir', dataDir, '--workers', args.workers, '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0',
     '--crs-dir', args.crs, '--trusted-proxy', '127.0.0.1/32', ...args.flags.split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [join(REPO, 'dist/daemon/main.js'), ...argv], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // The node flags `wafctl daemon start` gives the daemon (its V8 heap cap), so the figures are the launcher's.
+  const { daemonNodeArgs } = await import(join(REPO, 'dist/shared/daemon-node-args.js'));
+  const child = spawn(process.execPath, [...daemonNodeArgs(env), join(REPO, 'dist/daemon/main.js'), ...argv], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const status = await new Promise((resolve, reject) => {
     child.once('message', (m) => (m.type === 'ready' ? resolve(m.status) : reject(new Error(m.message))));
     child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));

@@ -95,7 +95,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'edgeShedLoopDelayMs', flag: 'edge-shed-loop-delay-ms', env: 'WAFCTL_EDGE_SHED_LOOP_DELAY_MS', file: 'edge_shed_loop_delay_ms', kind: 'limit', fallback: () => 500, help: 'shed with 503 requests that waited longer than this on a stalled event loop (0: off)' },
   { key: 'edgeMaxConnections', flag: 'edge-max-connections', env: 'WAFCTL_EDGE_MAX_CONNECTIONS', file: 'edge_max_connections', kind: 'limit', fallback: () => 20_000, help: 'open client connections per edge listener and worker (0: unbounded)' },
   { key: 'wafTimeBudgetMs', flag: 'waf-time-budget-ms', env: 'WAFCTL_WAF_TIME_BUDGET_MS', file: 'waf_time_budget_ms', kind: 'limit', fallback: () => 40, help: 'wall-clock ms the WAF engine may spend on one request; past it the site\'s on_engine_error applies (0: off)' },
-  { key: 'eventsIndexMemoryBytes', flag: 'events-index-memory-bytes', env: 'WAFCTL_EVENTS_INDEX_MEMORY_BYTES', file: 'events_index_memory_bytes', kind: 'bytes', fallback: () => 128 * 1024 * 1024, help: 'WAF event index memory; beyond it the oldest parts are read from a spill file' },
+  { key: 'eventsIndexMemoryBytes', flag: 'events-index-memory-bytes', env: 'WAFCTL_EVENTS_INDEX_MEMORY_BYTES', file: 'events_index_memory_bytes', kind: 'bytes', fallback: () => 64 * 1024 * 1024, help: 'WAF event index memory; beyond it the oldest parts are read from a spill file (halved under heap pressure)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 

@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliResult } from '../cli/cli-process.js';
+import { runWafctl, type CliResult } from '../cli/cli-process.js';
+import { DEFAULT_DAEMON_HEAP_MIB } from '../../shared/daemon-node-args.js';
 import { newSandbox, quickStartFlags, stopAll, type E2eDaemon } from './daemon-harness.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -75,6 +76,24 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
     for (const port of Object.values(status.ports)) expect(port).toBeGreaterThan(0);
     expect(status.api_url).toBe(`https://127.0.0.1:${status.ports.api}`);
     expect(status.ca_file && existsSync(status.ca_file)).toBe(true);
+  });
+
+  it('runs the daemon under its V8 heap cap (issue 19: memory under a flood)', async () => {
+    const status = await json<Status>(main, 'daemon', 'status');
+    const cmdline = (await readFile(`/proc/${status.pid}/cmdline`, 'utf8')).split('\0');
+    expect(cmdline).toContain(`--max-old-space-size=${DEFAULT_DAEMON_HEAP_MIB}`);
+  });
+
+  it('refuses a bad WAFCTL_DAEMON_HEAP_MIB before starting anything', async () => {
+    const d = await newSandbox();
+    const flags = await quickStartFlags(d.box);
+    const refused = await runWafctl(['daemon', 'start', ...flags], { ...d.box.env, WAFCTL_DAEMON_HEAP_MIB: '256M' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('WAFCTL_DAEMON_HEAP_MIB must be a whole number of MiB');
+    expect(existsSync(join(d.box.dataDir, 'wafctl.pid'))).toBe(false);
+    const foreground = await runWafctl(['daemon', 'start', '--foreground', ...flags], { ...d.box.env, WAFCTL_DAEMON_HEAP_MIB: '8' });
+    expect(foreground.code).not.toBe(0);
+    expect(foreground.stderr).toContain('WAFCTL_DAEMON_HEAP_MIB must be 0 (no cap) or at least 64');
   });
 
   it('answers plain HTTP on the API port with https_required', async () => {

@@ -64,6 +64,16 @@ export class ChunkSpill {
   admit(slot: SpillSlot): void {
     this.queue.push(slot);
     this.residentBytes += slot.bytes;
+    this.spillOverBudget();
+  }
+
+  /** A new resident budget (heap pressure): chunks over it are spilled at once. */
+  setResidentBudget(bytes: number): void {
+    this.options.residentBytes = bytes;
+    this.spillOverBudget();
+  }
+
+  private spillOverBudget(): void {
     while (this.residentBytes > this.options.residentBytes && this.head < this.queue.length) {
       const old = this.queue[this.head++];
       this.residentBytes -= old.bytes;

@@ -48,13 +48,15 @@ export interface JsonlEventStoreOptions {
   commit?: Partial<GroupCommitOptions>;
   /**
    * Memory of the WAF index (README: "Memory under a flood"): sealed per-event chunks kept
-   * in memory (default 128 MiB) and the cache of spilled chunks read back (default 16 MiB).
+   * in memory (default 64 MiB) and the cache of spilled chunks read back (default 16 MiB).
    * `false`: everything in memory, unbounded (the behaviour before issue 19).
    */
   indexMemory?: { residentBytes?: number; cacheBytes?: number } | false;
 }
 
-export const DEFAULT_INDEX_RESIDENT_BYTES = 128 * 1024 * 1024;
+export const DEFAULT_INDEX_RESIDENT_BYTES = 64 * 1024 * 1024;
+/** Heap pressure shrinks the resident budget no further than this: a query's walk needs some chunks in memory. */
+export const MIN_INDEX_RESIDENT_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_INDEX_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface OpenReport {
@@ -456,6 +458,21 @@ export class JsonlEventStore implements EventStore {
     this.commit.applyCommitted();
     const s = this.wafIndex.spill;
     return { resident_bytes: s?.residentBytes ?? 0, spilled_bytes: s?.spilledBytes ?? 0, spilled_chunks: s?.spilledChunks ?? 0 };
+  }
+
+  /**
+   * Heap pressure (daemon/lifecycle/heap-pressure.ts): halves the index's resident budget, down to
+   * MIN_INDEX_RESIDENT_BYTES, spilling at once. Null when there is nothing left to give (no spill,
+   * or already at the floor). The smaller budget holds until a restart: pressure seldom passes.
+   */
+  shrinkIndexMemory(): { from_bytes: number; to_bytes: number } | null {
+    const spill = this.wafIndex.spill;
+    if (spill === null || spill.options.residentBytes <= MIN_INDEX_RESIDENT_BYTES) return null;
+    const from = spill.options.residentBytes;
+    const to = Math.max(MIN_INDEX_RESIDENT_BYTES, Math.floor(from / 2));
+    // Applied before the index is released and recovered again: `this.opts.spill` is the same object.
+    spill.setResidentBudget(to);
+    return { from_bytes: from, to_bytes: to };
   }
 
   async close(): Promise<void> {

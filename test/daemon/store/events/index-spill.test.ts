@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openJsonlEventStore, type JsonlEventStore, type JsonlEventStoreOptions } from '../../../../daemon/store/events/jsonl-event-store.js';
+import { MIN_INDEX_RESIDENT_BYTES, openJsonlEventStore, type JsonlEventStore, type JsonlEventStoreOptions } from '../../../../daemon/store/events/jsonl-event-store.js';
 import type { WafLogQuery } from '../../../../daemon/store/event-store.js';
 import type { NewWafEvent } from '../../../../shared/schemas/events.js';
 import { memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
@@ -135,6 +135,31 @@ describe('WAF index with a memory budget (spilled chunks)', () => {
     expect(s.stats().waf_events).toBe(100_000);
     const total = (await s.searchWafLogs({ site_id: 1, page: 1, per_page: 10 })).pagination.total + (await s.searchWafLogs({ site_id: 2, page: 1, per_page: 10 })).pagination.total;
     expect(total).toBe(100_000);
+  });
+
+  it('heap pressure halves the budget down to its floor, spilling at once, with the same answers', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const s = await store(dir, { residentBytes: 64 * 1024 * 1024, cacheBytes: 1024 * 1024 });
+    await fill(s, events(120_000));
+    const before = await answers(s);
+    const resident = s.indexMemoryStats().resident_bytes;
+    expect(resident).toBeGreaterThan(MIN_INDEX_RESIDENT_BYTES);
+    expect(s.indexMemoryStats().spilled_bytes).toBe(0);
+
+    const budgets: number[] = [];
+    for (let shrunk = s.shrinkIndexMemory(); shrunk; shrunk = s.shrinkIndexMemory()) {
+      expect(shrunk.to_bytes).toBe(Math.max(MIN_INDEX_RESIDENT_BYTES, Math.floor(shrunk.from_bytes / 2)));
+      expect(s.indexMemoryStats().resident_bytes).toBeLessThanOrEqual(shrunk.to_bytes);
+      budgets.push(shrunk.to_bytes);
+    }
+    expect(budgets.at(-1)).toBe(MIN_INDEX_RESIDENT_BYTES);
+    expect(s.indexMemoryStats().spilled_bytes).toBeGreaterThan(0);
+    expect(s.shrinkIndexMemory()).toBeNull();
+    expectSame(await answers(s), before);
+    // New events keep to the smaller budget.
+    await s.appendWafEvents(events(40_000));
+    expect(s.indexMemoryStats().resident_bytes).toBeLessThanOrEqual(MIN_INDEX_RESIDENT_BYTES);
   });
 
   it('writes snapshots as before while the index fits its budget', async () => {
