@@ -6,10 +6,13 @@ import { buildApp, type DaemonApp } from './app.js';
 import { AlreadyRunningError } from './lifecycle/pid-lock.js';
 import { reportFailure, reportReady } from './lifecycle/readiness.js';
 import { routeConsoleToLog } from './lifecycle/console-to-log.js';
+import { limitHeapGrowth } from './lifecycle/heap-growth.js';
 import { OptionsError, parseDaemonArgv, resolveDaemonOptions, type Flags } from './options/resolve-options.js';
 
 // Everything the daemon creates (config, keys, socket, log) is private to its user from the first byte.
 process.umask(0o077);
+// RSS close to the live set under a flood (lifecycle/heap-growth.ts).
+limitHeapGrowth();
 
 async function main(): Promise<void> {
   let flags: Flags;

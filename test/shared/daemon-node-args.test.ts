@@ -1,18 +1,18 @@
-// The daemon's V8 heap cap (issue 19): on by default, the operator's NODE_OPTIONS wins,
-// WAFCTL_DAEMON_HEAP_MIB sets another (0: none), and a bad value is refused with a clear message.
+// The daemon's V8 heap cap (issue 19): none by default, WAFCTL_DAEMON_HEAP_MIB sets one (0: none),
+// a cap already in NODE_OPTIONS wins, and a bad value is refused with a clear message.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DAEMON_HEAP_MIB, DaemonHeapError, daemonNodeArgs } from '../../shared/daemon-node-args.js';
+import { DaemonHeapError, daemonNodeArgs } from '../../shared/daemon-node-args.js';
 
 describe('daemonNodeArgs', () => {
-  it('caps the old space by default', () => {
-    expect(daemonNodeArgs({})).toEqual([`--max-old-space-size=${DEFAULT_DAEMON_HEAP_MIB}`]);
-    expect(daemonNodeArgs({ WAFCTL_DAEMON_HEAP_MIB: '' })).toEqual([`--max-old-space-size=${DEFAULT_DAEMON_HEAP_MIB}`]);
+  it('sets no cap by default', () => {
+    expect(daemonNodeArgs({})).toEqual([]);
+    expect(daemonNodeArgs({ WAFCTL_DAEMON_HEAP_MIB: '' })).toEqual([]);
   });
 
   it('leaves a cap already in NODE_OPTIONS alone, and ignores other NODE_OPTIONS', () => {
     expect(daemonNodeArgs({ NODE_OPTIONS: '--enable-source-maps --max-old-space-size=1024' })).toEqual([]);
     expect(daemonNodeArgs({ NODE_OPTIONS: '--max-old-space-size=1024', WAFCTL_DAEMON_HEAP_MIB: '512' })).toEqual([]);
-    expect(daemonNodeArgs({ NODE_OPTIONS: '--enable-source-maps' })).toEqual([`--max-old-space-size=${DEFAULT_DAEMON_HEAP_MIB}`]);
+    expect(daemonNodeArgs({ NODE_OPTIONS: '--enable-source-maps', WAFCTL_DAEMON_HEAP_MIB: '512' })).toEqual(['--max-old-space-size=512']);
   });
 
   it('takes WAFCTL_DAEMON_HEAP_MIB, 0 meaning no cap', () => {
