@@ -12,9 +12,6 @@ import {
   FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker,
 } from './edge-worker-protocol.js';
 import { routeConsoleToLog } from './console-to-log.js';
-import { limitHeapGrowth } from './heap-growth.js';
-
-limitHeapGrowth();
 
 const send = (message: FromWorker, done?: () => void) => {
   if (process.connected) process.send!(message, undefined, {}, () => done?.());

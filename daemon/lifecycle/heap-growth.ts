@@ -6,7 +6,9 @@
 // RSS as a saw: a 10-minute flood whose live set stayed near 300 MiB peaked at 440-564 MiB. A lower
 // growing factor makes full collections come sooner (a little more GC CPU) and keeps RSS near the
 // live set. It is set at run time (V8 reads the flag at each collection), so it holds however the
-// daemon is started: `wafctl daemon start`, systemd, by hand. A hard cap (--max-old-space-size)
+// daemon is started: `wafctl daemon start`, systemd, by hand. The primary only: the edge workers'
+// live set is small (~145 MiB RSS through the same flood), and in them the sooner collections cost
+// ~1.5 % of a form POST's CPU (bench/proxy/ab-edge.sh). A hard cap (--max-old-space-size)
 // is not set by default: a cap turns anything that still grows (the per-address tables under a
 // flood from millions of client addresses) from growth into a crash of the whole daemon; an
 // operator who prefers a restart to growth sets WAFCTL_DAEMON_HEAP_MIB (shared/daemon-node-args.ts).
