@@ -37,6 +37,8 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
   return ({ options: daemonOptions, store, logger, tls }): EdgeService => {
     cluster.setupPrimary({ exec: WORKER_ENTRY, args: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     const workers = new Set<Worker>();
+    /** Workers that said LISTENING: only they have connections to drain when the daemon stops. */
+    const listening = new Set<Worker>();
     const load = new EdgeLoadTotals();
     let stopping = false;
     let init: Omit<InitMessage, 'input'> | null = null;
@@ -71,6 +73,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
           worker.send({ ...init!, input: current() } satisfies InitMessage);
         } else if (message?.type === LISTENING) {
           up = true;
+          listening.add(worker);
           resolve({ edge: message.edge, edgeTls: message.edgeTls });
         } else if (message?.type === FAILED) {
           reject(Object.assign(new Error(message.message), { code: message.code, port: message.port }));
@@ -82,6 +85,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
       });
       worker.on('exit', (code, signal) => {
         workers.delete(worker);
+        listening.delete(worker);
         load.retire(worker.id);
         if (!up) reject(new Error(`edge worker exited (${signal ?? `code ${code}`}) before listening`));
         else if (!stopping) respawn(logger, code, signal);
@@ -123,7 +127,9 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
           worker.on('message', (message: FromWorker) => {
             if (message?.type === STOPPED) worker.disconnect();
           });
-          if (worker.isConnected()) worker.send({ type: STOP, drainMs } satisfies ToWorker);
+          // A worker still starting (a replacement compiling its rule sets) has no connection to
+          // drain, and would read STOP only once its compile is done: it goes at once.
+          if (worker.isConnected() && listening.has(worker)) worker.send({ type: STOP, drainMs } satisfies ToWorker);
           else worker.process.kill('SIGKILL');
         })));
         await options.sink.flush();

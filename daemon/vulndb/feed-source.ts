@@ -39,7 +39,11 @@ export interface OpenedFeed {
 
 export async function openFeed(input: FeedSourceInput, opts: FeedSourceOptions = {}): Promise<OpenedFeed> {
   if (input instanceof Readable) {
-    // The caller owns a Readable (an upload): it decides what becomes of the rest.
+    // The caller owns a Readable (an upload): it decides what becomes of the rest. An upload can fail
+    // before the importer starts reading it (the import first makes its work dir): without a listener
+    // that error would be an uncaught exception of the daemon. It stays on the stream (`errored`),
+    // and the importer meets it when it reads (seen under load: a client gone within 10 ms).
+    if (input.listenerCount('error') === 0) input.on('error', () => undefined);
     const cancel = async (): Promise<void> => undefined;
     return { stream: input, source: opts.label ?? 'stream', kind: 'stream', apiHint: 'unknown', feedHint: null, etag: null, lastModified: null, cancel };
   }

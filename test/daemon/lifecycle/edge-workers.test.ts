@@ -75,7 +75,9 @@ describe('edge workers', { timeout: 90_000 }, () => {
     for (let i = 0; i < 6; i++) expect(await get(edge, 'demo.localhost')).toBe(200);
     const current = childrenOf(status.pid);
 
-    expect(await stopDaemon(status.admin_socket)).toMatchObject({ ok: true });
+    // The replacement may still be compiling its rule sets: the stop does not wait for it.
+    const stopped = await stopDaemon(status.admin_socket);
+    expect(stopped, JSON.stringify(stopped)).toMatchObject({ ok: true });
     await waitUntil(() => current.every((pid) => !processExists(pid)));
   });
 });

@@ -286,6 +286,24 @@ describe('VulnDb.import from a file', () => {
     });
   });
 
+  it('reports an upload that failed before the import read it as aborted, and nothing is left uncaught', async () => {
+    await withTempDir(async (dir) => {
+      const db = await VulnDb.open(join(dir, 'vulndb'));
+      await db.import(SAMPLE_FEED);
+      const before = db.status();
+      const broken = new Readable({ read() {} });
+      broken.push((await readFile(SAMPLE_FEED)).subarray(0, 30_000));
+      // Destroyed before the importer reads a byte: its 'error' is emitted on the next tick, while
+      // the import is still making its work dir (under load, the mid-way test below was this case).
+      broken.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      const err = await expectImportError(db.import(broken), 'aborted');
+      expect(err.message).toMatch(/upload stopped/);
+      expect(db.status()).toEqual(before);
+      expect(await leftovers(join(dir, 'vulndb'))).toEqual([]);
+      db.close();
+    });
+  });
+
   it('reports a stream that fails mid-way as an aborted upload, keeping the database', async () => {
     await withTempDir(async (dir) => {
       const db = await VulnDb.open(join(dir, 'vulndb'));
