@@ -11,7 +11,7 @@ import { OptionsError, parseDaemonArgv, resolveDaemonOptions, type Flags } from 
 
 // Everything the daemon creates (config, keys, socket, log) is private to its user from the first byte.
 process.umask(0o077);
-// RSS close to the live set under a flood (lifecycle/heap-growth.ts); it lives as long as the process.
+// RSS close to the live set under a flood (lifecycle/heap-growth.ts).
 limitHeapGrowth();
 
 async function main(): Promise<void> {
