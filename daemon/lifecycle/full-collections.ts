@@ -1,6 +1,6 @@
 // V8's full (mark-compact) collections as they happen, with the heap figures right after one:
 // the only moment used_heap_size is close to the live set (at any other it counts garbage too).
-// Shared by heap-growth.ts and heap-pressure.ts.
+// Used by heap-pressure.ts (a module of its own so the valve reads as its rule alone).
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
