@@ -15,6 +15,7 @@ import https from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { daemonReady, wafctlRunner } from '../lib/daemon-process.mjs';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { attackPath, randomIp } from './attacks.mjs';
@@ -70,19 +71,11 @@ async function startDaemon(originPort) {
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WAFCTL_DATA_DIR: dataDir };
   const argv = ['--data-dir', dataDir, '--workers', args.workers, '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0',
     '--crs-dir', args.crs, '--trusted-proxy', '127.0.0.1/32', ...args.flags.split(' ').filter(Boolean)];
-  // The node flags `wafctl daemon start` gives the daemon (its V8 heap cap), so the figures are the launcher's.
+  // The node flags `wafctl daemon start` gives the daemon (a heap cap when WAFCTL_DAEMON_HEAP_MIB is set), so the figures are the launcher's.
   const { daemonNodeArgs } = await import(join(REPO, 'dist/shared/daemon-node-args.js'));
   const child = spawn(process.execPath, [...daemonNodeArgs(env), join(REPO, 'dist/daemon/main.js'), ...argv], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const status = await new Promise((resolve, reject) => {
-    child.once('message', (m) => (m.type === 'ready' ? resolve(m.status) : reject(new Error(m.message))));
-    child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-  });
-  const cli = (...a) => new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [join(REPO, 'dist/cli/main.js'), ...a], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wafctl ${a.join(' ')}: exit ${code}`))));
-  });
+  const status = await daemonReady(child);
+  const cli = wafctlRunner(REPO, env);
   const key = JSON.parse(await cli('--json', 'site', 'add', HOST, '--origin', `http://127.0.0.1:${originPort}`)).api_key;
   return { child, status, key, dataDir, home, pid: status.pid, edgeUrl: `http://127.0.0.1:${status.ports.edge}`, ca: readFileSync(status.ca_file, 'utf8') };
 }

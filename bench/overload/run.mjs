@@ -17,6 +17,7 @@ import https from 'node:https';
 import { tmpdir, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { daemonReady, wafctlRunner } from '../lib/daemon-process.mjs';
 import { parseArgs } from 'node:util';
 import { closedLoop, openLoop, percentile } from './load.mjs';
 
@@ -63,16 +64,8 @@ async function startDaemon(originPort, extraFlags) {
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), WAFCTL_DATA_DIR: dataDir };
   const argv = ['--data-dir', dataDir, '--workers', '1', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--crs-dir', args.crs, ...extraFlags];
   const child = spawn(...pinned(0, process.execPath, [join(REPO, 'dist/daemon/main.js'), ...argv]), { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const status = await new Promise((resolve, reject) => {
-    child.once('message', (m) => (m.type === 'ready' ? resolve(m.status) : reject(new Error(m.message))));
-    child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-  });
-  const cli = (...a) => new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [join(REPO, 'dist/cli/main.js'), ...a], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wafctl ${a.join(' ')}: exit ${code}`))));
-  });
+  const status = await daemonReady(child);
+  const cli = wafctlRunner(REPO, env);
   const key = JSON.parse(await cli('--json', 'site', 'add', HOST, '--origin', `http://127.0.0.1:${originPort}`)).api_key;
   const edgeUrl = `http://127.0.0.1:${status.ports.edge}`;
   for (let i = 0; i < 100; i++) { // the edge applies the new site on the next snapshot
