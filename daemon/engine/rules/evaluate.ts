@@ -75,20 +75,32 @@ function matchedName(target: CompiledTarget, entry: VarEntry): string {
   return holder.matchedName!;
 }
 
-/** multiMatch: the operator on the value and after every transformation that changed it. */
-function multiMatchHit(tx: Transaction, rule: Rule, entry: VarEntry): string | undefined {
+/** multiMatch: the operator on the value and after every transformation that changed it. As both
+ *  ModSecurity versions do, each stage that matches is a match of its own: its actions run again
+ *  (a `+` that t:urlDecodeUni turns into a space can add a rule's score twice). Returns whether any
+ *  stage matched. */
+function multiMatchStages(tx: Transaction, rule: Rule, starter: Rule, target: CompiledTarget, entry: VarEntry): boolean {
   const operator = rule.operator!;
   const runtime = tx.operatorRuntime(rule.capture);
   let previous = entry.value;
+  let matched = false;
   const gated = (rule.gateLo | rule.gateHi) !== 0 && !mayMatch(entry.leader, rule.gateLo, rule.gateHi);
-  if ((gated ? false : operator.evaluate(previous, runtime)) !== operator.negated) return previous;
+  if ((gated ? false : operator.evaluate(previous, runtime)) !== operator.negated) {
+    matched = true;
+    tx.onMatch(rule, starter, matchedName(target, entry), previous);
+    if (tx.interruption) return true;
+  }
   for (const step of rule.transform!.path) {
     const value = tx.transform(entry, step);
     if (value === previous) continue;
     previous = value;
-    if (operator.evaluate(value, runtime) !== operator.negated) return value;
+    if (operator.evaluate(value, runtime) !== operator.negated) {
+      matched = true;
+      tx.onMatch(rule, starter, matchedName(target, entry), value);
+      if (tx.interruption) return true;
+    }
   }
-  return undefined;
+  return matched;
 }
 
 /** The rule's transformed value of a leader entry. */
@@ -161,32 +173,35 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
     }
     for (let e = 0; e < entries.length; e++) {
       const entry = entries[e];
-      let hit: string | undefined;
       const cell = entry.leader;
       // A known miss: the rule had no hit on this value before (miss-bits.ts; for a negated rule,
       // its operator matched).
       if (missBit >= 0 && tx.misses.known(cell, missWord, missMask)) continue;
-      if (multi) hit = multiMatchHit(tx, rule, entry);
+      if (multi) {
+        if (multiMatchStages(tx, rule, starter, target, entry)) {
+          matched = true;
+          if (tx.interruption) return true;
+        } else if (missBit >= 0) tx.misses.remember(cell, missWord, missMask);
+        continue;
+      }
+      let value: string | undefined;
+      if (step === undefined) value = cell.value;
       else {
-        let value: string | undefined;
-        if (step === undefined) value = cell.value;
-        else {
-          // The cache hit inline: most (rule, value) pairs find their transformed value here.
-          const results = cell.transformed;
-          value = results === undefined ? undefined : results[stepId];
-          if (value === undefined) value = tx.transform(cell, step);
-        }
-        // The byte gate: the value lacks every byte the regex needs (byte-gate.ts), as good as
-        // an operator miss.
-        const result = !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) && evaluate(value, runtime);
-        if (result !== negated) hit = value;
+        // The cache hit inline: most (rule, value) pairs find their transformed value here.
+        const results = cell.transformed;
+        value = results === undefined ? undefined : results[stepId];
+        if (value === undefined) value = tx.transform(cell, step);
       }
-      if (hit === undefined && missBit >= 0) tx.misses.remember(cell, missWord, missMask);
-      if (hit !== undefined) {
-        matched = true;
-        tx.onMatch(rule, starter, matchedName(target, entry), hit);
-        if (tx.interruption) return true;
+      // The byte gate: the value lacks every byte the regex needs (byte-gate.ts), as good as
+      // an operator miss.
+      const result = !(gated && value === cell.value && !mayMatch(cell, gateLo, gateHi)) && evaluate(value, runtime);
+      if (result === negated) {
+        if (missBit >= 0) tx.misses.remember(cell, missWord, missMask);
+        continue;
       }
+      matched = true;
+      tx.onMatch(rule, starter, matchedName(target, entry), value);
+      if (tx.interruption) return true;
     }
   }
   return matched;

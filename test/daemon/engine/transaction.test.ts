@@ -92,6 +92,24 @@ SecRule ARGS "@rx ^%3C" "id:81,phase:1,pass,log,t:urlDecode,multiMatch"`);
     expect(ids(w, '/?a=%253CSCRIPT')).toEqual([80, 81]);
   });
 
+  it('multiMatch: every transformation stage that matches is a match of its own, its actions run again', () => {
+    // As both ModSecurity versions do: CRS 942100/942130 on a value with a literal '+' add their
+    // score before and after t:urlDecodeUni.
+    const w = waf(`SecRuleEngine DetectionOnly
+SecRule ARGS "@rx a" "id:85,phase:1,pass,log,t:none,t:lowercase,t:removeWhitespace,multiMatch,setvar:tx.score=+1"`);
+    const score = (uri: string) => {
+      const tx = w.newTransaction(request(uri));
+      tx.processRequest();
+      return [Number(tx.tx.get('score') ?? 0), tx.matches.length];
+    };
+    expect(score('/?v=aA')).toEqual([2, 2]); // as sent, then lowercased; removeWhitespace changes nothing
+    expect(score('/?v=a')).toEqual([1, 1]); // no stage changes the value: one match
+    expect(score('/?v=A')).toEqual([1, 1]); // only the lowercased stage matches
+    expect(score('/?v=A%20A')).toEqual([2, 2]); // the lowercased and the whitespace-free stages
+    expect(score('/?v=aA&w=a')).toEqual([3, 3]); // per variable, per stage
+    expect(score('/?v=b')).toEqual([0, 0]);
+  });
+
   it('expands setvar names and values with macros, supports =- and !', () => {
     const w = waf(`SecRuleEngine DetectionOnly
 SecAction "id:90,phase:1,pass,nolog,setvar:tx.n=10,setvar:'tx.%{rule.id}-k=%{request_method}'"
