@@ -13,6 +13,11 @@ export const REDACTED_PATHS = [
   'headers.authorization',
   '*.headers["x-service-key"]',
   '*.headers.authorization',
+  // The WordPress plugin's dialect carries the same key under its own header name.
+  'req.headers["x-atomicedge-key"]',
+  'request.headers["x-atomicedge-key"]',
+  'headers["x-atomicedge-key"]',
+  '*.headers["x-atomicedge-key"]',
   'api_key',
   '*.api_key',
   'token',
@@ -24,7 +29,7 @@ const MAX_PENDING_LOG_BYTES = 1 << 20;
 
 // A secret put in a query string by mistake (`?api_key=...`) would reach the log with the URL of
 // fastify's request line: its value is masked. Same fields as fastify's own request serializer.
-const SECRET_QUERY = /([?&](?:api_key|apikey|key|service_key|x-service-key|token|access_token|password)=)[^&#]*/gi;
+const SECRET_QUERY = /([?&](?:api_key|apikey|key|service_key|x-service-key|x-atomicedge-key|token|access_token|password)=)[^&#]*/gi;
 
 export function maskUrlSecrets(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');

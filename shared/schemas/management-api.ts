@@ -35,6 +35,8 @@ export const SiteInfoSchema = z.object({
   site_id: z.number().int(),
   domain: z.string(),
   plan_tier: z.enum(PLAN_TIERS),
+  /** plan_tier again, under the name the Atomic Edge WordPress plugin's dashboard reads. */
+  plan: z.enum(PLAN_TIERS),
   waf_enabled: z.boolean(),
   features: z.object(Object.fromEntries(FEATURE_KEYS.map((k) => [k, z.boolean()])) as Record<(typeof FEATURE_KEYS)[number], z.ZodBoolean>),
 });

@@ -24,7 +24,7 @@ export function normaliseSlug(raw: string): string {
 }
 
 const VersionSchema = z
-  .string({ error: 'must be a string' })
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .transform(normaliseVersion)
   .pipe(
     z
@@ -34,7 +34,7 @@ const VersionSchema = z
   );
 
 const SlugSchema = z
-  .string({ error: 'must be a string' })
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .transform(normaliseSlug)
   .pipe(
     z

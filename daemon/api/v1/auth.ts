@@ -8,6 +8,28 @@ import type { StoredSite } from '../../../shared/schemas/site.js';
 
 const KEY_FORMAT = /^[A-Za-z0-9]{64}$/;
 
+type HeaderValue = string | string[] | undefined;
+
+/**
+ * The key a request carries: X-Service-Key (the spec) or X-AtomicEdge-Key (the older dialect the
+ * Atomic Edge WordPress plugin still sends, README "The WordPress plugin's dialect"). Both present
+ * and different is refused as invalid_api_key rather than picking one: a client that sends two
+ * keys is confused, and answering for either site could act on the wrong one.
+ */
+export function presentedKey(headers: Record<string, HeaderValue>): HeaderValue {
+  const spec = headers['x-service-key'];
+  const dialect = headers['x-atomicedge-key'];
+  if (isAbsent(dialect)) return spec;
+  if (isAbsent(spec)) return dialect;
+  if (first(spec) !== first(dialect)) {
+    throw new WafctlError('invalid_api_key', 'X-Service-Key and X-AtomicEdge-Key carry different keys; send one key');
+  }
+  return spec;
+}
+
+const isAbsent = (value: HeaderValue): boolean => value === undefined || value === '';
+const first = (value: HeaderValue): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -4,10 +4,11 @@ import { hasFeature, type FeatureKey } from '../../../shared/plans.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import { decide, rateLimitHeaders, type RateDecision } from '../../rate-limit/fixed-window.js';
 import { answerNotFound, sendError } from '../envelope.js';
-import { authenticateSiteKey } from './auth.js';
+import { authenticateSiteKey, presentedKey } from './auth.js';
 import type { ManagementDependencies } from './dependencies.js';
 import { geoRuleRoutes } from './routes/geo-rules.js';
 import { ipRuleRoutes } from './routes/ip-rules.js';
+import { pluginDialectRoutes } from './routes/plugin-dialect.js';
 import { siteInfoRoutes } from './routes/site-info.js';
 import { vulnerabilityRoutes } from './routes/vulnerabilities.js';
 
@@ -44,7 +45,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
 
     const rateClass = request.routeOptions.config?.rateClass;
     if (rateClass === undefined) return; // unknown route: answered by the not-found handler below
-    const site = authenticateSiteKey(request.headers['x-service-key'], deps.findSiteByKeyHash);
+    const site = authenticateSiteKey(presentedKey(request.headers), deps.findSiteByKeyHash);
     const perKey = decide(deps.counter, `api:key:${site.key_hash}:${rateClass}`, RATE_LIMITS[rateClass], now);
     reply.headers(rateLimitHeaders(perKey));
     if (!perKey.allowed) return tooMany(reply, perKey);
@@ -62,6 +63,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
   ipRuleRoutes(app, deps);
   geoRuleRoutes(app, deps);
   vulnerabilityRoutes(app, deps);
+  pluginDialectRoutes(app, deps);
 }
 
 function tooMany(reply: FastifyReply, decision: RateDecision): FastifyReply {

@@ -67,7 +67,10 @@ export function addSite(config: Config, input: AddSite, now: string): { site: St
     created_at: now,
     updated_at: now,
     ip_rules: { whitelist: [], blacklist: [] },
-    geo_rules: null,
+    // Geo blocking off with no countries: a new site answers GET /geo-rules with its settings, so
+    // 404 no_settings is left for sites made before this default (the WordPress plugin's geo page
+    // shows an alert on every visit to a site without settings).
+    geo_rules: { enabled: false, mode: 'blacklist', countries: [] },
     protection: defaultProtection(),
     is_default: false,
     tls: null,

@@ -179,6 +179,46 @@ export class UriColumn {
     return out;
   }
 
+  /**
+   * Positions (ascending) below `limit` whose URI, percent-decoded (and `+` as a space in the
+   * query), contains `needle` (already lower-cased). URIs are stored as sent, so `union select`
+   * is stored as `union%20select`; only a URI holding `%` or `+` can decode to other text, so
+   * only those are decoded, found by indexOf over the blob as search() finds its needle.
+   */
+  searchDecoded(needle: string, limit: number): number[] {
+    const out: number[] = [];
+    if (needle.includes('\n') || limit <= 0) return out;
+    for (let c = 0; c < this.sealed.length; c++) {
+      const base = c << CHUNK_BITS;
+      if (base >= limit) return out;
+      const { orig, offsets } = this.chunk(c);
+      let line = 0;
+      for (;;) {
+        const at = nextEncoded(orig, offsets[line]);
+        if (at < 0) break;
+        let lo = line;
+        let hi = CHUNK_SIZE;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (offsets[mid + 1] <= at) lo = mid + 1;
+          else hi = mid;
+        }
+        line = lo;
+        if (base + line >= limit) return out;
+        if (decodedContains(orig.slice(offsets[line], offsets[line + 1] - 1), needle)) out.push(base + line);
+        line++;
+        if (line >= CHUNK_SIZE) break;
+      }
+    }
+    const base = this.sealed.length << CHUNK_BITS;
+    const n = Math.min(this.openOrig.length, limit - base);
+    for (let i = 0; i < n; i++) {
+      const uri = this.openOrig[i];
+      if (nextEncoded(uri, 0) >= 0 && decodedContains(uri, needle)) out.push(base + i);
+    }
+    return out;
+  }
+
   /** Spilled chunks are read back for it (transient: the snapshot's copy). */
   snapshot(): UriColumnSnapshot {
     return { sealed: this.sealed.map((ch) => (isSpilled(ch) ? this.readSpilled(ch) : ch)), open: this.openOrig.slice() };
@@ -245,5 +285,34 @@ export class UriColumn {
     this.spill?.admit(new SealedSlot(this, this.sealed.length - 1, chunkBytes(sealed)));
     this.openOrig = [];
     this.openLower = [];
+  }
+}
+
+/** The next `%` or `+` at or after `from`, or -1. */
+function nextEncoded(text: string, from: number): number {
+  const pct = text.indexOf('%', from);
+  const plus = text.indexOf('+', from);
+  if (pct < 0) return plus;
+  if (plus < 0) return pct;
+  return Math.min(pct, plus);
+}
+
+/** The URI percent-decoded (a `+` in the query as a space), lower-cased, contains `needle`. */
+export function decodedContains(uri: string, needle: string): boolean {
+  return decodeUriLeniently(uri).toLowerCase().includes(needle);
+}
+
+/**
+ * Percent-decoding that never throws: UTF-8 when the escapes form valid UTF-8, otherwise each
+ * valid `%XX` as the byte's Latin-1 character and a broken escape left as it is (attack traffic
+ * sends both).
+ */
+export function decodeUriLeniently(uri: string): string {
+  const q = uri.indexOf('?');
+  const spaced = q < 0 ? uri : uri.slice(0, q) + uri.slice(q).replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
 }

@@ -86,8 +86,25 @@ function findMatches(site: SiteWafIndex, index: WafIndex, f: SearchFilter, limit
     case 'cidr':
       return { kind: 'list', list: cidrMatches(site, index, f.cidr, limit) };
     case 'uri':
-      return { kind: 'list', list: site.uris.search(f.needle, limit) };
+      return { kind: 'list', list: uriMatches(site, f.needle, limit) };
   }
+}
+
+/**
+ * A character a request line cannot carry as it is (a space, a quote, `<`, `>`, non-ASCII...):
+ * a needle holding one can only be found in the percent-decoded URI. Only such a needle pays for
+ * decoding the site's encoded URIs; a needle of URI characters is matched against the URI as
+ * sent (a client that percent-encodes plain letters on purpose is found by searching the escape).
+ */
+const NOT_LITERAL_IN_URI = /[^a-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+/** URI matches as stored, and as decoded when the needle could only appear decoded; ascending, no repeats. */
+function uriMatches(site: SiteWafIndex, needle: string, limit: number): ArrayLike<number> {
+  const literal = site.uris.search(needle, limit);
+  if (!NOT_LITERAL_IN_URI.test(needle)) return literal;
+  const decoded = site.uris.searchDecoded(needle, limit);
+  if (literal.length === 0) return decoded;
+  return Uint32Array.from(new Set([...literal, ...decoded])).sort();
 }
 
 /** Exact total of matches below position `limit`, and `take` of them, newest first, after skipping `skip`. */

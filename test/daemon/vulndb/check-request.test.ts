@@ -24,7 +24,7 @@ describe('parseCheckRequest', () => {
   });
 
   it('requires cms_version as a non-empty string of at most 64 characters', () => {
-    expect(errorsOf({})).toEqual(['cms_version: must be a string']);
+    expect(errorsOf({})).toEqual(['cms_version: is required']);
     expect(errorsOf({ cms_version: 6.4 })).toEqual(['cms_version: must be a string']);
     expect(errorsOf({ cms_version: '   ' })).toEqual(['cms_version: must not be empty']);
     expect(parseCheckRequest({ cms_version: 'v' + '1'.repeat(64) }).ok).toBe(true); // 64 after the v is stripped
@@ -36,7 +36,7 @@ describe('parseCheckRequest', () => {
     expect(errorsOf({ cms_version: '6.4', themes: [item('a'.repeat(65))] })).toEqual(['themes.0.slug: must be at most 64 characters']);
     expect(errorsOf({ cms_version: '6.4', plugins: [item('ok', '1'.repeat(65))] })).toEqual(['plugins.0.version: must be at most 64 characters']);
     expect(errorsOf({ cms_version: '6.4', plugins: [item('ok', ' ')] })).toEqual(['plugins.0.version: must not be empty']);
-    expect(errorsOf({ cms_version: '6.4', plugins: [{ slug: 'ok' }] })).toEqual(['plugins.0.version: must be a string']);
+    expect(errorsOf({ cms_version: '6.4', plugins: [{ slug: 'ok' }] })).toEqual(['plugins.0.version: is required']);
     expect(errorsOf({ cms_version: '6.4', plugins: ['akismet'] })).toEqual(['plugins.0: must be an object with slug and version']);
   });
 

@@ -96,7 +96,9 @@ describe('POST /api/v1/wp/vulnerabilities/check', () => {
       themes: [{ slug: 'astra', version: '4.6.8' }],
     });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['attribution', 'checked_at', 'cms', 'plugins', 'success', 'summary', 'themes']);
+    // `wordpress` repeats `cms` for the WordPress plugin's dialect (issue 20).
+    expect(Object.keys(res.body).sort()).toEqual(['attribution', 'checked_at', 'cms', 'plugins', 'success', 'summary', 'themes', 'wordpress']);
+    expect(res.body.wordpress).toEqual(res.body.cms);
     const body = VulnCheckResponseSchema.parse(res.body);
     expect(body.cms.vulnerabilities.map((v) => v.id).sort()).toEqual([ID['core-objinj'], ID['core-nav-xss']].sort());
     expect(body.plugins.map((p) => p.slug)).toEqual(['contact-form-7', 'elementor']);

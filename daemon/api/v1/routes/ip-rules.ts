@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AddIpRuleBodySchema, DeleteIpRuleBodySchema, IP_LIST_TYPES } from '../../../../shared/schemas/management-api.js';
+import type { StoredSite } from '../../../../shared/schemas/site.js';
 import type { ManagementDependencies } from '../dependencies.js';
 import { addIpRule, removeIpRule } from '../ip-rule-ops.js';
 import { validate } from '../validate.js';
@@ -23,9 +24,17 @@ export function ipRuleRoutes(app: FastifyInstance, deps: ManagementDependencies)
     });
   }
 
-  app.delete('/ip-rules', { config: { rateClass: 'write', feature } }, async (request) => {
-    const body = validate(DeleteIpRuleBodySchema, request.body, 'body');
-    const removed = await deps.updateSite(request.site!.id, (site) => removeIpRule(site.ip_rules, body.type, body.ip));
-    return { success: true, message: `${removed.ip} removed from the ${body.type}` };
-  });
+  app.delete('/ip-rules', { config: { rateClass: 'write', feature } }, async (request) =>
+    removeIpRuleAnswer(deps, request.site!, validate(DeleteIpRuleBodySchema, request.body, 'body')),
+  );
+}
+
+/** DELETE /ip-rules, also reached by the plugin dialect's DELETE /access/ip/{type}/{ip}. */
+export async function removeIpRuleAnswer(
+  deps: ManagementDependencies,
+  site: StoredSite,
+  body: { ip: string; type: (typeof IP_LIST_TYPES)[number] },
+): Promise<{ success: true; message: string }> {
+  const removed = await deps.updateSite(site.id, (draft) => removeIpRule(draft.ip_rules, body.type, body.ip));
+  return { success: true, message: `${removed.ip} removed from the ${body.type}` };
 }

@@ -1,24 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { PLAN_FEATURES } from '../../../../shared/plans.js';
 import type { SiteInfo } from '../../../../shared/schemas/management-api.js';
+import type { StoredSite } from '../../../../shared/schemas/site.js';
 import { AnalyticsQuerySchema, WafLogsQuerySchema } from '../../../../shared/schemas/management-api.js';
 import type { ManagementDependencies } from '../dependencies.js';
 import { validate } from '../validate.js';
 
 // GET /connect, /analytics, /waf-logs: what a client reads about its site.
 export function siteInfoRoutes(app: FastifyInstance, deps: ManagementDependencies): void {
-  app.get('/connect', { config: { rateClass: 'read' } }, async (request) => {
-    const site = request.site!;
-    const data: SiteInfo = {
-      connected: true,
-      site_id: site.id,
-      domain: site.domain,
-      plan_tier: site.plan,
-      waf_enabled: site.protection.waf.mode !== 'off',
-      features: { ...PLAN_FEATURES[site.plan] },
-    };
-    return { success: true, data };
-  });
+  app.get('/connect', { config: { rateClass: 'read' } }, async (request) => ({ success: true, data: siteInfo(request.site!) }));
 
   app.get('/analytics', { config: { rateClass: 'read', feature: 'analytics' } }, async (request) => {
     const { period } = validate(AnalyticsQuerySchema, request.query, 'query');
@@ -29,4 +19,17 @@ export function siteInfoRoutes(app: FastifyInstance, deps: ManagementDependencie
     const query = validate(WafLogsQuerySchema, request.query, 'query');
     return { success: true, data: await deps.wafLogs(request.site!.id, query, new Date(deps.now())) };
   });
+}
+
+/** The answer of GET /connect (and of the plugin dialect's POST /connect). */
+export function siteInfo(site: StoredSite): SiteInfo {
+  return {
+    connected: true,
+    site_id: site.id,
+    domain: site.domain,
+    plan_tier: site.plan,
+    plan: site.plan,
+    waf_enabled: site.protection.waf.mode !== 'off',
+    features: { ...PLAN_FEATURES[site.plan] },
+  };
 }
