@@ -79,6 +79,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       const { logs, pagination } = await eventStore.searchWafLogs({ site_id: siteId, page: query.page, per_page: query.per_page, search: query.search });
       return { logs, pagination };
     },
+    wafRequest: (siteId, key) => eventStore.wafRequest(siteId, key),
     analytics: (siteId, period, at) => eventStore.analytics({ site_id: siteId, period, now: at.getTime() }),
     checkVulnerabilities: async (body, at) => {
       const parsed = vulndb.parseCheckRequest(body);

@@ -3,6 +3,7 @@ import { checkFile } from './checks/outcome.js';
 import type { EdgeRequest } from './edge-request.js';
 import type { AccessEntry, WafEvent } from './events.js';
 import type { RuleMatch } from './inspector.js';
+import { byteText } from './byte-text.js';
 
 // Turns check outcomes and engine matches into the events of events.ts.
 
@@ -25,13 +26,14 @@ type Specific = Pick<WafEvent, 'waf_file' | 'rule_id' | 'severity' | 'msg' | 'gr
 function base(req: EdgeRequest, s: Specific): WafEvent {
   const e: WafEvent = {
     timestamp_ms: req.receivedAt, host: req.host, client_ip: req.client.text, uri: req.uri, method: req.method,
-    waf_file: s.waf_file, rule_id: s.rule_id, severity: s.severity, msg: s.msg,
+    waf_file: s.waf_file, rule_id: s.rule_id, severity: s.severity, msg: byteText(s.msg),
     group: s.group, site_id: req.site.id, request_id: req.requestId, action: s.action, country: req.country,
   };
-  if (req.userAgent) e.user_agent = req.userAgent;
+  if (req.userAgent) e.user_agent = byteText(req.userAgent);
   if (req.referer) e.referer = req.referer;
-  if (s.matched_var !== undefined) e.matched_var = s.matched_var;
-  if (s.matched_data !== undefined) e.matched_data = s.matched_data.slice(0, 512);
+  // Cut at 512 bytes before decoding: a sequence cut in two shows as \xNN.
+  if (s.matched_var !== undefined) e.matched_var = byteText(s.matched_var);
+  if (s.matched_data !== undefined) e.matched_data = byteText(s.matched_data.slice(0, 512));
   return e;
 }
 

@@ -10,6 +10,7 @@ import type {
   WafLogEntry,
   Pagination,
 } from '../../shared/schemas/events.js';
+import type { RequestEvents, RequestKey } from './events/request-lookup.js';
 
 export interface WafLogQuery {
   site_id: number;
@@ -20,7 +21,8 @@ export interface WafLogQuery {
    * Case-insensitive. An IP address matches that client IP exactly, a CIDR matches contained
    * client IPs (v4 and v6), all digits match the rule id exactly, a rule group name of the site
    * (`crs`, `cms`) matches the group, anything else is a URI substring. Prefixes force a
-   * kind: `ip:`, `rule:`, `group:`, `uri:`.
+   * kind: `ip:`, `rule:`, `group:`, `uri:`. A request id (a UUID, as on the block page) finds
+   * the events of that request.
    */
   search?: string;
   /**
@@ -72,6 +74,11 @@ export interface EventStore {
   appendAccessEntries(entries: readonly NewAccessEntry[]): Promise<number[]>;
   /** /waf-logs: newest first, exact total. */
   searchWafLogs(query: WafLogQuery): Promise<WafLogResult>;
+  /**
+   * `logs show`: the WAF events of one request of the site (found by one event's id or by the
+   * request id), oldest first, and the status the edge answered with when it was stored.
+   */
+  wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents>;
   /** /analytics from hourly rollups. */
   analytics(query: AnalyticsQuery): Promise<Analytics>;
   /** Drops whole day segments older than `retention_days` before `now`. */

@@ -1,4 +1,5 @@
-// wafctl logs [--search S] [--page N] [--per-page N] [--tui] [--follow] (GET /waf-logs).
+// wafctl logs [--search S] [--page N] [--per-page N] [--tui] [--follow] (GET /waf-logs);
+// `wafctl logs show ID` is show.ts.
 // On an interactive terminal, `--tui`, `--follow` or plain `wafctl logs` open the live Ink view
 // (cli/views/LogsView.tsx); otherwise a table for humans, the API's data for --json, and with
 // --follow new events as NDJSON (follow.ts).
@@ -11,6 +12,7 @@ import { colourWanted } from '../../style.js';
 import type { Column } from '../../table.js';
 import { inkLauncher, type ViewLauncher } from '../../views/launcher.js';
 import { followLogs } from './follow.js';
+import { registerLogsShow } from './show.js';
 
 const columns: Column<WafLogEntry>[] = [
   { header: 'TIME', value: (e) => e.event_timestamp.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') },
@@ -30,19 +32,20 @@ interface LogsOptions {
 }
 
 export function registerLogs(program: Command, deps: CommandDeps, views: ViewLauncher = inkLauncher): void {
-  program
+  const logs = program
     .command('logs')
     .description('WAF events of the site, newest first (management API); live view on a terminal')
-    .option('--search <text>', 'an IP or CIDR, a URI substring, a rule id or a group (cms, crs)')
+    .option('--search <text>', 'an IP or CIDR, a URI substring, a rule id, a group (cms, crs) or a request id')
     .option('--page <n>', 'page number, from 1', parsePositiveInt)
     .option('--per-page <n>', 'entries per page, 10 to 100 (default 50)', parsePositiveInt)
     .option('--tui', 'the live view (default for plain `wafctl logs` on a terminal); polls every 2 s')
     .option('--follow', 'keep printing new events: NDJSON when not a terminal, the live view on one')
     .addHelpText(
       'after',
-      '\nExamples:\n  wafctl logs\n  wafctl logs --search 942100\n  wafctl logs --search 203.0.113.0/24 --json | jq .logs\n  wafctl logs --follow | jq -r .client_ip\n',
+      '\nExamples:\n  wafctl logs\n  wafctl logs --search 942100\n  wafctl logs show 141\n  wafctl logs --search 203.0.113.0/24 --json | jq .logs\n  wafctl logs --follow | jq -r .client_ip\n',
     )
     .action(withContext(deps, (ctx, options: LogsOptions) => runLogs(ctx, options, views)));
+  registerLogsShow(logs, deps);
 }
 
 async function runLogs(ctx: CommandContext, options: LogsOptions, views: ViewLauncher): Promise<void> {

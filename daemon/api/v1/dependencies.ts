@@ -1,4 +1,5 @@
 import type { Analytics, AnalyticsPeriod, WafLogs, WafLogsQuery } from '../../../shared/schemas/management-api.js';
+import type { RequestEvents, RequestKey } from '../../store/events/request-lookup.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import type { WindowCounter } from '../../rate-limit/fixed-window.js';
 import type { FeatureKey, PlanTier } from '../../../shared/plans.js';
@@ -11,6 +12,8 @@ export interface ManagementDependencies {
    *  before resolving; when `change` throws, nothing is written. */
   updateSite<T>(siteId: number, change: (site: StoredSite) => T): Promise<T>;
   wafLogs(siteId: number, query: WafLogsQuery, now: Date): Promise<WafLogs>;
+  /** The stored WAF events of one request (GET /waf-logs/{id}). */
+  wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents>;
   analytics(siteId: number, period: AnalyticsPeriod, now: Date): Promise<Analytics>;
   /** Answers POST /wp/vulnerabilities/check with the spec 2.7 top-level shape (without `success`). */
   checkVulnerabilities(body: unknown, now: Date): Promise<Record<string, unknown>>;

@@ -11,6 +11,7 @@ import { ipRuleRoutes } from './routes/ip-rules.js';
 import { pluginDialectRoutes } from './routes/plugin-dialect.js';
 import { siteInfoRoutes } from './routes/site-info.js';
 import { vulnerabilityRoutes } from './routes/vulnerabilities.js';
+import { wafLogDetailRoutes } from './routes/waf-log-detail.js';
 
 // The management API under /api/v1 (spec sections 4, 5, 7, 8). Per request: the global limit per
 // client IP, the key, the per-key limit of the route's class, the plan feature, then the route.
@@ -60,6 +61,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
   // In this context, so the hook above (global limit and its headers) runs for unknown paths too.
   answerNotFound(app);
   siteInfoRoutes(app, deps);
+  wafLogDetailRoutes(app, deps);
   ipRuleRoutes(app, deps);
   geoRuleRoutes(app, deps);
   vulnerabilityRoutes(app, deps);

@@ -27,6 +27,8 @@ import { dayOfMs, segmentNamer, type EventKind } from './segment-names.js';
 import { prefixFingerprint } from './segment-reader.js';
 import type { WafIndex } from './waf-index.js';
 import { searchWafLogs } from './waf-search.js';
+import { findRequestEvents, REQUEST_ID_RE, type RequestEvents, type RequestKey } from './request-lookup.js';
+import { requestSearchPage } from './request-search.js';
 import { SnapshotDamageError } from './snapshot-damage.js';
 import type { SpillOptions } from './chunk-spill.js';
 
@@ -342,8 +344,18 @@ export class JsonlEventStore implements EventStore {
     return [...byDay].map(([day, g]) => ({ file: name(day), data: encodeLines(g.ids, g.entries, format) }));
   }
 
-  searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
-    return this.readIndex('waf', () => searchWafLogs(this.wafIndex, query));
+  async searchWafLogs(query: WafLogQuery): Promise<WafLogResult> {
+    const term = query.search?.trim() ?? '';
+    if (!REQUEST_ID_RE.test(term)) return this.readIndex('waf', () => searchWafLogs(this.wafIndex, query));
+    // Checks the query and fixes the snapshot cursor the way any other search does.
+    const { as_of_id: asOf } = await this.readIndex('waf', () => searchWafLogs(this.wafIndex, { ...query, search: undefined, page: 1, per_page: 1 }));
+    const { events } = await this.wafRequest(query.site_id, { request_id: term });
+    return requestSearchPage(events, query, asOf);
+  }
+
+  wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents> {
+    this.commit.applyCommitted();
+    return findRequestEvents(this.opts.dir, this.files.committed, siteId, key);
   }
 
   async analytics(query: AnalyticsQuery): Promise<Analytics> {

@@ -52,6 +52,9 @@ beforeAll(async () => {
     wafLogs: async () => {
       throw new Error('not used');
     },
+    wafRequest: async () => {
+      throw new Error('not used');
+    },
     analytics: async () => {
       throw new Error('not used');
     },

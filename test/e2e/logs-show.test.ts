@@ -1,0 +1,142 @@
+// Issue 23, "explain a block", end to end: a real daemon, real requests through the edge, and
+// `wafctl logs show` as a real process with the request id the block page printed.
+import { createServer, request, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WafRequestDetail } from '../../shared/schemas/waf-request.js';
+import { newSandbox, stopAll, type E2eDaemon } from './daemon-harness.js';
+
+let origin: Server;
+let d: E2eDaemon;
+let edge: number;
+
+beforeAll(async () => {
+  origin = createServer((_req, res) => res.end('origin ok'));
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  const originPort = (origin.address() as { port: number }).port;
+  d = await newSandbox();
+  const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
+  expect(start.code, start.stderr).toBe(0);
+  edge = (JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
+  for (const host of ['shop.example.test', 'watch.example.test']) {
+    expect((await d.wafctl('site', 'add', host, '--origin', `http://127.0.0.1:${originPort}`)).code).toBe(0);
+  }
+  expect((await d.wafctl('--site', 'watch.example.test', 'site', 'set', 'watch.example.test', '--mode', 'detect')).code).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await stopAll();
+  await new Promise<void>((resolve) => origin.close(() => resolve()));
+}, 60_000);
+
+interface Sent { status: number; requestId: string; body: string }
+
+function send(host: string, path: string, opts: { body?: string; cookie?: string } = {}): Promise<Sent> {
+  const headers: Record<string, string> = { host, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) logs-show-e2e', accept: 'text/html' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+  if (opts.cookie !== undefined) headers.cookie = opts.cookie;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: edge, path, method: opts.body === undefined ? 'GET' : 'POST', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode!, requestId: String(res.headers['x-request-id']), body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** `logs show` once the edge's batch has reached the store (it writes every 200 ms). */
+async function shown(host: string, id: string): Promise<WafRequestDetail> {
+  for (let tries = 0; ; tries++) {
+    const r = await d.wafctl('--site', host, '--json', 'logs', 'show', id);
+    if (r.code === 0) return JSON.parse(r.stdout) as WafRequestDetail;
+    if (tries > 100 || !r.stderr.includes('not_found')) throw new Error(`logs show ${id}: exit ${r.code}: ${r.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('wafctl logs show', () => {
+  let blocked: Sent;
+  let detail: WafRequestDetail;
+
+  beforeAll(async () => {
+    blocked = await send('shop.example.test', '/contact/?s=Se%C3%A1n+%3Cscript%3Ealert(1)%3C%2Fscript%3E', {
+      body: 'your-message=hello&pwd=%3Cscript%3Ealert(%22hunter2-secret%22)%3C%2Fscript%3E',
+      cookie: 'wp_session=<script>alert("cookie-secret-value")</script>',
+    });
+    detail = await shown('shop.example.test', blocked.requestId);
+  }, 60_000);
+
+  it('explains a block found by the request id on the block page', () => {
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toContain(blocked.requestId);
+    expect(detail).toMatchObject({
+      request_id: blocked.requestId, host: 'shop.example.test', client_ip: '127.0.0.1', method: 'POST', status: 403, action: 'blocked',
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64) logs-show-e2e',
+    });
+    expect(detail.uri).toBe('/contact/?s=Se%C3%A1n+%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(detail.anomaly!.inbound_score).toBeGreaterThanOrEqual(detail.anomaly!.inbound_threshold);
+    expect(detail.anomaly!.inbound_threshold).toBe(5);
+    const vars = detail.rules.map((r) => r.matched_var);
+    expect(vars).toContain('ARGS:pwd');
+    expect(detail.rules.some((r) => r.rule_id === '949110' && r.action === 'block')).toBe(true);
+    expect(detail.rules.every((r) => r.msg !== '' && r.file !== '')).toBe(true);
+  });
+
+  it('shows non-ASCII matched data as UTF-8', () => {
+    const s = detail.rules.find((r) => r.matched_var === 'ARGS:s' && r.matched_data !== null);
+    expect(s, JSON.stringify(detail.rules)).toBeDefined();
+    expect(s!.matched_data).toContain('Seán');
+    expect(JSON.stringify(detail)).not.toContain('SeÃ¡n');
+  });
+
+  it('never shows a password argument or a cookie value in full', () => {
+    const all = JSON.stringify(detail);
+    expect(all).not.toContain('hunter2-secret');
+    expect(all).not.toContain('cookie-secret-value');
+    // Not vacuous: a rule did match the cookie and the password, and their data is there, masked.
+    expect(detail.rules.find((r) => r.matched_var?.startsWith('REQUEST_COOKIES'))?.matched_data, JSON.stringify(detail.rules)).toMatch(/masked/);
+    expect(detail.rules.find((r) => r.matched_var === 'ARGS:pwd')!.matched_data).toMatch(/masked/);
+  });
+
+  it('prints the same for humans, and finds it by an event id too', async () => {
+    const text = await d.wafctl('--site', 'shop.example.test', 'logs', 'show', blocked.requestId);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^action +blocked$/m);
+    expect(text.stdout).toContain(`request id     ${blocked.requestId}`);
+    expect(text.stdout).toContain('matched ARGS:pwd = ');
+    expect(text.stdout).not.toContain('hunter2-secret');
+    const byEvent = await shown('shop.example.test', String(detail.rules[0].id));
+    expect(byEvent).toEqual(detail);
+  });
+
+  it('`logs --search REQUEST_ID` lists that request\'s events', async () => {
+    const r = await d.wafctl('--site', 'shop.example.test', '--json', 'logs', '--search', blocked.requestId);
+    expect(r.code, r.stderr).toBe(0);
+    const ids = (JSON.parse(r.stdout) as { logs: Array<{ id: number }> }).logs.map((l) => l.id);
+    expect(ids.sort((a, b) => a - b)).toEqual(detail.rules.map((rule) => rule.id));
+  });
+
+  it('shows a detect-mode match as "detected", not "blocked"', async () => {
+    const passed = await send('watch.example.test', '/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(passed.status).toBe(200);
+    const seen = await shown('watch.example.test', passed.requestId);
+    expect(seen.action).toBe('detected');
+    expect(seen.rules.every((r) => r.action === 'log')).toBe(true);
+    // One site's key does not see another site's request.
+    const other = await d.wafctl('--site', 'shop.example.test', 'logs', 'show', passed.requestId);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/^error: not_found: /);
+  });
+
+  it('refuses an unknown or malformed id with the documented error and exit code', async () => {
+    const unknown = await d.wafctl('--site', 'shop.example.test', 'logs', 'show', '99999999');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: not_found: no WAF event of shop\.example\.test has the id 99999999/);
+    const malformed = await d.wafctl('--site', 'shop.example.test', '--json', 'logs', 'show', 'abc/../1');
+    expect(malformed.code).toBe(1);
+    expect(malformed.stdout).toBe('');
+    expect(malformed.stderr).toMatch(/^error: validation_error: id: must be a WAF event id/);
+  });
+});
