@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of the edge's CPU per request: A = git ref ($A_REF, default HEAD), B = this working tree; interleaved rounds.
-# usage: bench/proxy/ab-edge.sh [rounds] [seconds] [mix get|post] [waf on|off]
+# usage: bench/proxy/ab-edge.sh [rounds] [seconds] [mix get|post|varied-get|varied-post] [waf on|off]
 # Each round starts the real daemon (2 workers, daemon-edge.sh) from A's then B's build, warms it 2 s with
 # wrk -t2 -c50, measures for [seconds], and prints req/s and the daemon's CPU (primary + workers) per request.
 # AB_PORT (default 28240; +1 TLS, +2 API) and AB_DIR (default /tmp/ab-edge) keep two users apart.
@@ -13,13 +13,14 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd); HERE=$REPO/bench/proxy
 PORT=${AB_PORT:-28240} DIR=${AB_DIR:-/tmp/ab-edge}
 . "$ANCHORS/lib.sh"
 . "$HERE/daemon-edge.sh"
+. "$HERE/mix-lua.sh"
 build() { # dir ref
   local w=$1 ref=$2; mkdir -p $w/pids
   ( WORK=$w; REPO=$REPO; if [ "$ref" != WT ]; then BENCH_REF=$ref; fi; . "$HERE/build-dist.sh"; build_dist ) }
 if [ "${SKIP_BUILD:-0}" != 1 ]; then build $DIR/A "${A_REF:-HEAD}"; build $DIR/B WT; fi
 [ -n "$(server_pid origin-nginx)" ] && kill -0 "$(server_pid origin-nginx)" 2>/dev/null || "$ANCHORS/start-anchors.sh" origin-nginx >&2
 LUA=$DIR/$MIX.lua
-cat "$ANCHORS/lua/browser-headers.lua" "$ANCHORS/lua/mix-$MIX.lua" "$ANCHORS/lua/report.lua" > "$LUA"
+mkdir -p "$DIR"; mix_lua "$MIX" "$LUA"
 ticks() { local t=0; for p in "$@"; do [ -r /proc/$p/stat ] && t=$((t + $(awk '{print $14+$15}' /proc/$p/stat))); done; echo $t; }
 TCK=$(getconf CLK_TCK)
 for r in $(seq $ROUNDS); do

@@ -2,7 +2,7 @@
 # Where the CPU of the edge with the WAF on goes per request: the real daemon (2 workers, cms + CRS PL1) under
 # `node --cpu-prof` (the flag reaches the node:cluster workers through execArgv), one wrk mix for D seconds after a
 # warm-up, then a graceful stop (the profiles are written at exit) and profile-summary.mjs.
-# usage: bench/proxy/profile.sh [-x get|post|attack] [-d seconds] [-w waf_mode on|off] [-c connections]
+# usage: bench/proxy/profile.sh [-x get|post|attack|varied-get|varied-post] [-d seconds] [-w waf_mode on|off] [-c connections]
 # Prints the split engine / adapter / proxy / node+undici / GC in µs per request, and keeps the .cpuprofile files
 # (open them in Chrome DevTools or speedscope) under $BENCH_DIR/prof-<mix>-<mode>. Needs the anchors' origin-nginx.
 set -euo pipefail
@@ -18,6 +18,7 @@ PROF="$WORK/prof-$MIX-$WAF"
 mkdir -p "$WORK/pids" "$WORK/lua"; rm -rf "$PROF"; mkdir -p "$PROF"
 . "$HERE/build-dist.sh"
 . "$HERE/daemon-edge.sh"
+. "$HERE/mix-lua.sh"
 STARTED_ORIGIN=0
 if [ -z "$(server_pid origin-nginx)" ] || ! kill -0 "$(server_pid origin-nginx)" 2>/dev/null; then "$ANCHORS/start-anchors.sh" origin-nginx >&2; STARTED_ORIGIN=1; fi
 stop_all() {
@@ -34,7 +35,7 @@ build_dist
 start_daemon_edge edge-prof 28120 "$WAF" --cpu-prof --cpu-prof-dir="$PROF"
 PID="$(cat "$WORK/pids/edge-prof.pid")"
 LUA="$WORK/lua/$MIX-profile.lua"
-cat "$ANCHORS/lua/browser-headers.lua" "$ANCHORS/lua/mix-$MIX.lua" "$ANCHORS/lua/report.lua" > "$LUA"
+mix_lua "$MIX" "$LUA"
 monotonic_us() { python3 -c 'import time; print(int(time.monotonic() * 1e6))'; }
 wrk -t2 -c"$CONNS" -d3s -s "$LUA" "http://127.0.0.1:28120/" > /dev/null
 from=$(monotonic_us)

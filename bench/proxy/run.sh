@@ -2,6 +2,7 @@
 # The edge side by side with the anchors of ../../../shared/anchors/proxy: same origin (origin-nginx), same wrk
 # mixes, interleaved rounds, CPU per request of each server under test.
 # usage: bench/proxy/run.sh [-s waf|off] [-m throughput|latency|both] [-r rounds] [-d seconds] [-o out.jsonl] [-g max_busy_pct] [-p]
+#                         [-x "benign mixes"]
 #   -s waf (the issue-7 comparison): the real daemon with the WAF on (cms + CRS PL1, 2 workers) and with the WAF off,
 #          nginx + ModSecurity v3 + CRS (modsec), Apache + ModSecurity v2 + CRS (apache-modsec2), the plain nginx
 #          proxy; mixes get, post and, for the WAFs, attack (SQLi, must be 403).
@@ -9,6 +10,8 @@
 #          workers, the anchors' bare undici proxy (1 and 2 workers), the plain nginx proxy; mixes get, post.
 #   -m both: throughput then latency (~240 req/s), on the same servers, one results file each.
 #   -p: afterwards, profile.sh on the same build: where the WAF-on edge's CPU goes per request (get, then post).
+#   -x: the benign mixes (default "get post"), e.g. -x "varied-get varied-post" (every request distinct, lua/ and
+#       README.md "Varied traffic") or -x "get post varied-get varied-post"; the attack mix stays with the WAFs.
 #   -g: before each run wait (at most GATE_MAX_WAIT s, default 120) until the machine is below that % busy.
 #   Each run records foreign_cpu_pct (CPU used by anything but the server, the origin and wrk); summarize.mjs
 #   leaves out runs above 15 % when enough undisturbed runs remain, and checks the run is valid (benign: no
@@ -22,11 +25,12 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 ANCHORS="${ANCHORS:-$(cd "$REPO/../shared/anchors/proxy" 2>/dev/null && pwd || echo /work/shared/anchors/proxy)}"
 . "$ANCHORS/lib.sh"
+. "$HERE/mix-lua.sh"
 
-SET=off MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}" PROFILE=0
-while getopts "s:m:r:d:o:g:p" o; do case "$o" in
+SET=off MODE=throughput ROUNDS=3 DUR=10 OUT="" GATE="" GATE_MAX_WAIT="${GATE_MAX_WAIT:-120}" PROFILE=0 BENIGN="get post"
+while getopts "s:m:r:d:o:g:px:" o; do case "$o" in
   s) SET="$OPTARG";; m) MODE="$OPTARG";; r) ROUNDS="$OPTARG";; d) DUR="$OPTARG";; o) OUT="$OPTARG";; g) GATE="$OPTARG";;
-  p) PROFILE=1;; *) sed -n 4,21p "$0"; exit 2;; esac; done
+  p) PROFILE=1;; x) BENIGN="$OPTARG";; *) sed -n 4,24p "$0"; exit 2;; esac; done
 case "$SET" in waf|off) ;; *) echo "-s waf|off, not $SET" >&2; exit 2;; esac
 case "$MODE" in throughput|latency) MODES=("$MODE");; both) MODES=(throughput latency);; *) echo "-m throughput|latency|both, not $MODE" >&2; exit 2;; esac
 [ -z "$OUT" ] || [ ${#MODES[@]} -eq 1 ] || { echo "-o needs one mode (-m both writes one file per mode)" >&2; exit 2; }
@@ -73,15 +77,15 @@ done
 build_dist
 
 # name|port|pid|mixes
-SC=("nginx-proxy|$P_NGINX_PROXY|$(server_pid nginx-proxy)|get post")
+SC=("nginx-proxy|$P_NGINX_PROXY|$(server_pid nginx-proxy)|$BENIGN")
 if [ "$SET" = waf ]; then
   . "$HERE/daemon-edge.sh"
   start_daemon_edge edge-waf 28114 on
   start_daemon_edge edge-off 28117 off
-  SC+=("modsec|$P_MODSEC|$(server_pid modsec)|get post attack"
-       "apache-modsec2|$P_APACHE_MODSEC2|$(server_pid apache-modsec2)|get post attack"
-       "edge-waf|28114|$(cat "$WORK/pids/edge-waf.pid")|get post attack"
-       "edge-off|28117|$(cat "$WORK/pids/edge-off.pid")|get post")
+  SC+=("modsec|$P_MODSEC|$(server_pid modsec)|$BENIGN attack"
+       "apache-modsec2|$P_APACHE_MODSEC2|$(server_pid apache-modsec2)|$BENIGN attack"
+       "edge-waf|28114|$(cat "$WORK/pids/edge-waf.pid")|$BENIGN attack"
+       "edge-off|28117|$(cat "$WORK/pids/edge-off.pid")|$BENIGN")
   WAFS=" modsec apache-modsec2 edge-waf "
 else
   # 500 blacklist entries (documentation and reserved ranges, none matching 127.0.0.1).
@@ -101,17 +105,17 @@ else
   SITES_JSON="$SITES" WORKERS=2 start_bg edge-cluster2 28111 "${NODE_ARGS[@]}"
   UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" start_bg node-undici 28112 node "$WORK/node/proxy-undici.mjs"
   UPSTREAM="http://127.0.0.1:$P_ORIGIN_NGINX" WORKERS=2 start_bg node-undici-cluster2 28113 node "$WORK/node/cluster.mjs" "$WORK/node/proxy-undici.mjs"
-  SC+=("edge|28110|$(cat "$WORK/pids/edge.pid")|get post" "edge-cluster2|28111|$(cat "$WORK/pids/edge-cluster2.pid")|get post"
-       "node-undici|28112|$(cat "$WORK/pids/node-undici.pid")|get post"
-       "node-undici-cluster2|28113|$(cat "$WORK/pids/node-undici-cluster2.pid")|get post")
+  SC+=("edge|28110|$(cat "$WORK/pids/edge.pid")|$BENIGN" "edge-cluster2|28111|$(cat "$WORK/pids/edge-cluster2.pid")|$BENIGN"
+       "node-undici|28112|$(cat "$WORK/pids/node-undici.pid")|$BENIGN"
+       "node-undici-cluster2|28113|$(cat "$WORK/pids/node-undici-cluster2.pid")|$BENIGN")
   WAFS=" "
 fi
 ORIGIN_PID="$(server_pid origin-nginx)"
 
 lua_for() { # mix mode
   local f="$WORK/lua/$1-$2.lua"
-  { cat "$ANCHORS/lua/browser-headers.lua" "$ANCHORS/lua/mix-$1.lua" "$ANCHORS/lua/report.lua"
-    [ "$2" = latency ] && cat "$ANCHORS/lua/rate.lua"; true; } > "$f"
+  mix_lua "$1" "$f"
+  if [ "$2" = latency ]; then cat "$ANCHORS/lua/rate.lua" >> "$f"; fi
   echo "$f"
 }
 
@@ -133,7 +137,8 @@ echo "checked: benign 200 everywhere, SQLi 403 from$WAFS(build $COMMIT)" >&2
 access_bytes() { cat "$WORK/$1"/events/access-*.jsonl 2>/dev/null | wc -c; }
 edge_latency() { # name bytes_before mix -> {"edge_p50_us":..,"edge_p99_us":..,"edge_entries":..} or {}
   local name="$1" before="$2" mix="$3" filter
-  case "$mix" in get) filter='.method == "GET" and (.uri | test("spring-garden"))';; post) filter='.method == "POST"';; *) filter='(.uri | test("id=1"))';; esac
+  case "$mix" in get) filter='.method == "GET" and (.uri | test("spring-garden"))';; post|varied-post) filter='.method == "POST"';;
+    varied-get) filter='.method == "GET"';; *) filter='(.uri | test("id=1"))';; esac
   sleep 1   # worker batches (10 ms) -> primary -> group commit
   # (fromjson? skips a line cut in half by the byte offset, should a write have been under way)
   cat "$WORK/$name"/events/access-*.jsonl | tail -c +"$((before + 1))" | jq -Rc "fromjson? | select($filter) | .request_time | numbers" | jq -cs "sort |
@@ -183,5 +188,5 @@ for mode in "${MODES[@]}"; do
 done
 for out in "${OUTS[@]}"; do echo; echo "== $out"; node "$HERE/summarize.mjs" "$out"; done
 if [ "$PROFILE" = 1 ]; then
-  for mix in get post; do echo; echo "== profile, $mix mix"; SKIP_BUILD=1 "$HERE/profile.sh" -x "$mix" -d "$(( DUR > 15 ? DUR : 15 ))"; done
+  for mix in $BENIGN; do echo; echo "== profile, $mix mix"; SKIP_BUILD=1 "$HERE/profile.sh" -x "$mix" -d "$(( DUR > 15 ? DUR : 15 ))"; done
 fi

@@ -76,7 +76,7 @@ const pairs = isWafSet
 console.log(`\n| ratio (paired by round) | mix | req/s A÷B median (range) | CPU/req B÷A (A's CPU advantage) |`);
 console.log(`|---|---|---:|---:|`);
 for (const [a, b] of pairs) {
-  for (const mix of ['get', 'post', 'attack']) {
+  for (const mix of ['get', 'post', 'varied-get', 'varied-post', 'attack']) {
     const r = ratio(a, b, mix);
     if (r) console.log(`| ${a} ÷ ${b} | ${mix} | ${fmtRatio(r.median)} (${fmtRatio(r.min)}–${fmtRatio(r.max)}) | ${fmtRatio(r.cpu)} |`);
   }
@@ -91,7 +91,7 @@ if (isWafSet) {
     const g = ratio('edge-waf', 'modsec', 'get'), p = ratio('edge-waf', 'modsec', 'post');
     check('WAF-on benign GET ≥ 10× nginx + ModSecurity v3 req/s', g && g.median, g && g.median >= 10, g && `${fmt(g.median, 2)}×`);
     check('WAF-on form POST ≥ 8× nginx + ModSecurity v3 req/s', p && p.median, p && p.median >= 8, p && `${fmt(p.median, 2)}×`);
-    for (const mix of ['get', 'post', 'attack']) {
+    for (const mix of ['get', 'post', 'varied-get', 'varied-post', 'attack']) {
       const x = ratio('edge-waf', 'apache-modsec2', mix);
       check(`WAF-on ${mix} ahead of Apache + ModSecurity v2`, x && x.median, x && x.median > 1, x && `${fmt(x.median, 2)}×`);
     }
