@@ -64,8 +64,11 @@ export class RuleSetBuilder {
     applyActions(probe, list, this.context(where));
     if (!probe.phaseSet) throw new SecLangError(where, 'SecDefaultAction must name a phase');
     if (probe.disruptive === undefined) throw new SecLangError(where, 'SecDefaultAction must name a disruptive action');
-    if (probe.id !== 0 || probe.msg || probe.tags.length > 0 || probe.chained || probe.skipAfter) {
-      throw new SecLangError(where, 'SecDefaultAction may not carry id, msg, tag, chain or skip actions');
+    // ModSecurity v2 refuses these (v3 ignores most of them); tag, severity and logdata are accepted by
+    // both and reach every rule of the phase (CRS's CI image writes `SecDefaultAction "...,tag:'modsecurity'"`).
+    if (probe.id !== 0 || probe.msg || probe.rev !== undefined || probe.ver !== undefined || probe.maturity !== undefined
+      || probe.accuracy !== undefined || probe.chained || probe.skipAfter || probe.skip !== 0) {
+      throw new SecLangError(where, 'SecDefaultAction may not carry id, msg, rev, ver, maturity, accuracy, chain or skip actions');
     }
     this.defaults.set(probe.phase, { actions: list.filter((a) => a.name.toLowerCase() !== 'phase'), disruptive: probe.disruptive });
   }

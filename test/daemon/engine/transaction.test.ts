@@ -41,6 +41,19 @@ SecRule ARGS "@rx x" "id:30,phase:2,block"`);
     expect(w.newTransaction(request('/?a=x')).processRequest()?.ruleId).toBe(30);
   });
 
+  it('SecDefaultAction may carry tags (as CRS CI writes it): they reach every rule of its phase', () => {
+    const w = waf(`SecRuleEngine DetectionOnly
+SecDefaultAction "phase:2,pass,log,tag:'modsecurity'"
+SecRule ARGS "@rx x" "id:31,phase:2,tag:'attack-x'"
+SecRule ARGS "@rx x" "id:32,phase:1,pass,log,tag:'phase-one'"`);
+    const tx = w.newTransaction(request('/?a=x'));
+    tx.processRequest();
+    expect(tx.matches.map((m) => [m.id, m.tags])).toEqual([[32, ['phase-one']], [31, ['modsecurity', 'attack-x']]]);
+    for (const metadata of ['id:1', "msg:'m'", 'rev:2', "ver:'v'", 'maturity:1', 'accuracy:1', 'chain', 'skip:1', 'skipAfter:END']) {
+      expect(() => waf(`SecDefaultAction "phase:2,pass,log,${metadata}"`), metadata).toThrow(/SecDefaultAction may not carry/);
+    }
+  });
+
   it('runs chains: the whole chain must match; captures reach the next rule', () => {
     const w = waf(`SecRuleEngine DetectionOnly
 SecRule ARGS:a "@rx ^(\\w+)-" "id:40,phase:1,pass,log,capture,chain"
