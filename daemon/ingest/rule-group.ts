@@ -1,5 +1,5 @@
 // Ingested WAF events carry the rule file, not the group: derive it (spec 2.4 `group`).
-// The CMS group is our own WordPress rule set (ids 200000-200999, files named cms-*.conf or under
+// The CMS group is our own WordPress rule set (ids 200100-200999, files named cms-*.conf or under
 // a `cms` folder); everything else is the core rule set.
 
 export type RuleGroup = 'cms' | 'crs';
@@ -13,7 +13,7 @@ const REMEMBERED_FILES = 1024;
 
 export function ruleGroupOf(wafFile: string, ruleId: string): RuleGroup {
   const id = Number(ruleId);
-  if (Number.isInteger(id) && id >= 200000 && id <= 200999) return 'cms';
+  if (Number.isInteger(id) && id >= 200100 && id <= 200999) return 'cms';
   let group = groupOfFile.get(wafFile);
   if (group === undefined) {
     group = CMS_FILE.test(wafFile) ? 'cms' : 'crs';

@@ -13,7 +13,7 @@ import type { RuleGroups } from './rule-groups.js';
 // (engine/budget/), which the edge refuses like a block (proxy/hardening/engine-failure.ts).
 
 const COUNTER_PREFIX = 'wafctl_counter_';
-const CMS_FIRST_ID = 200000;
+const CMS_FIRST_ID = 200100; // 200000-200004 are ModSecurity's base rules (waf/base-settings.conf)
 const CMS_LAST_ID = 200999;
 
 export interface EngineInspectorOptions {

@@ -57,12 +57,12 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     return { tx, interruption, ids: tx.matches.map((m) => m.id), msg: tx.body.error };
   }
 
-  it('the review\'s body: 200,000 tiny multipart fields (~11 MiB) stop at the 1,001st part, refused by 100002', () => {
+  it('the review\'s body: 200,000 tiny multipart fields (~11 MiB) stop at the 1,001st part, refused by 200002', () => {
     const body = fieldParts(200_000);
     expect(body.length).toBeGreaterThan(11 * 1024 * 1024);
     const { tx, interruption, ids, msg } = run(waf, post(MP, body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
-    expect(ids).toContain(100002);
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
+    expect(ids).toContain(200002);
     expect(msg).toBe(ARGUMENT_LIMIT_MESSAGE);
     expect(tx.body.multipartFlags.get('MULTIPART_STRICT_ERROR')).toBe(1);
     expect(tx.body.argsPost.entries).toHaveLength(1000);
@@ -74,7 +74,7 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     const body = fileParts(170_000);
     expect(body.length).toBeLessThan(12_500_000);
     const { tx, interruption, msg } = run(waf, post(MP, body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
     expect(msg).toBe(ARGUMENT_LIMIT_MESSAGE);
     expect(tx.body.files.entries).toHaveLength(1000);
     expect(tx.body.stoppedAt).toBeLessThan(body.length / 100);
@@ -84,7 +84,7 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     const request = post(MP, fieldParts(11));
     request.uri = '/form?' + repeat(990, (i) => `q${i}=1`).join('&');
     const { interruption, msg, tx } = run(waf, request);
-    expect(interruption).toMatchObject({ ruleId: 100002 });
+    expect(interruption).toMatchObject({ ruleId: 200002 });
     expect(msg).toBe(ARGUMENT_LIMIT_MESSAGE);
     expect(tx.body.argsPost.entries).toHaveLength(10);
     expect(run(waf, { ...request, body: Buffer.from(fieldParts(10), 'latin1') }).msg).toBeUndefined();
@@ -111,10 +111,10 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     expect(run(waf, post(MP, file)).interruption).toBeNull();
   });
 
-  it('urlencoded: 200,000 arguments stop at the 1,001st, refused by 100002', () => {
+  it('urlencoded: 200,000 arguments stop at the 1,001st, refused by 200002', () => {
     const body = repeat(200_000, (i) => `a${i}=1`).join('&');
     const { tx, interruption, msg } = run(raised, post('application/x-www-form-urlencoded', body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
     expect(msg).toBe(ARGUMENT_LIMIT_MESSAGE);
     expect(tx.body.argsPost.entries).toHaveLength(1000);
     expect(tx.body.stoppedAt).toBe(repeat(1000, (i) => `a${i}=1&`).join('').length);
@@ -122,10 +122,10 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
     expect(run(waf, post('application/x-www-form-urlencoded', body)).interruption).toMatchObject({ status: 413, ruleId: 0 });
   });
 
-  it('JSON: 200,000 keys stop at the 1,001st, refused by 100002', () => {
+  it('JSON: 200,000 keys stop at the 1,001st, refused by 200002', () => {
     const body = '{' + repeat(200_000, (i) => `"k${i}":1`).join(',') + '}';
     const { tx, interruption, msg } = run(raised, post('application/json', body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
     expect(msg).toBe(`JSON parsing error: ${ARGUMENT_LIMIT_MESSAGE}`);
     expect(tx.body.argsPost.entries).toHaveLength(1000);
     expect(tx.body.stoppedAt).toBeLessThan(body.length / 100);
@@ -134,23 +134,34 @@ describe.skipIf(!crsInstalled())('request body limits with the daemon\'s rule se
   it.each([
     ['arrays', '['.repeat(200_000) + ']'.repeat(200_000)],
     ['objects', '{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000)],
-  ])('JSON nested 200,000 deep (%s) stops at SecRequestBodyJsonDepthLimit 512, refused by 100002', (_kind, body) => {
+  ])('JSON nested 200,000 deep (%s) stops at SecRequestBodyJsonDepthLimit 512, refused by 200002', (_kind, body) => {
     const { tx, interruption, msg } = run(raised, post('application/json', body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
     expect(msg).toBe('JSON parsing error: JSON depth limit exceeded');
     expect(tx.body.stoppedAt).toBeLessThanOrEqual(514 * '{"a":'.length); // ~512 levels read of 200,000
   });
 
-  it('XML nested 200,000 deep stops at libxml2\'s 256 levels, refused by 100002', () => {
+  it('XML nested 200,000 deep stops at libxml2\'s 256 levels, refused by 200002', () => {
     const body = '<a>'.repeat(200_000) + 'x' + '</a>'.repeat(200_000);
     const { interruption, msg } = run(raised, post('text/xml', body));
-    expect(interruption).toMatchObject({ action: 'deny', ruleId: 100002 });
+    expect(interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
     expect(msg).toBe(`XML parser error: Excessive depth in document: 256 use XML_PARSE_HUGE option at offset ${256 * 3 + 1}`);
   });
 
   it('XML with 200,000 elements is over the daemon\'s 128 KiB limit: 413 before parsing', () => {
     const body = '<r>' + '<e a="1">x</e>'.repeat(200_000) + '</r>';
     expect(run(waf, post('text/xml', body)).interruption).toMatchObject({ status: 413, ruleId: 0 });
+  });
+
+  it('the base rules keep ModSecurity\'s ids, so an exclusion written for ModSecurity reaches them', () => {
+    const broken = post('application/json', '{"a":');
+    expect(run(waf, broken).interruption).toMatchObject({ action: 'deny', ruleId: 200002 });
+    const excluded = compileRuleSet(ruleSettings({
+      ...defaultRuleSettings(1), after: { name: '/test/modsecurity-style-exclusion.conf', text: 'SecRuleRemoveById 200002\n' },
+    }), findCrs('/usr/share/modsecurity-crs'));
+    const { interruption, ids } = run(excluded, broken);
+    expect(ids).not.toContain(200002);
+    expect(interruption?.ruleId).not.toBe(200002);
   });
 
   it('XML text is kept once, not per nesting level: 255 levels with 100,000 text pieces inside', () => {

@@ -7,7 +7,8 @@ describe('ruleGroupOf', () => {
     ['/etc/wafctl/cms-wordpress.conf', '1', 'cms'],
     ['/etc/wafctl/rules/cms/plugins.conf', '1', 'cms'],
     ['C:\\waf\\WordPress-exclusions.conf', '1', 'cms'],
-    ['/etc/wafctl/anything.conf', '200010', 'cms'],
+    ['/etc/wafctl/anything.conf', '200110', 'cms'],
+    ['/etc/wafctl/modsecurity.conf', '200002', 'crs'], // ModSecurity's base rule, not ours
     ['/etc/wafctl/anything.conf', '201000', 'crs'],
     ['/etc/cms-x/REQUEST-913.conf', '913100', 'crs'],
   ])('%s rule %s is %s, the same when asked again', (file, id, group) => {

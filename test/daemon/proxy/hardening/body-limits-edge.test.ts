@@ -35,12 +35,12 @@ describe.skipIf(!crsInstalled())('over-limit bodies at the edge', () => {
   const eventsOf = (id: unknown) => edge.sink.wafEvents.filter((e) => e.request_id === id);
   const reached = (path: string) => origin.heads.filter((h) => h.url === path);
 
-  it('a multipart body of 1,500 parts (over SecArgumentsLimit): 403, not forwarded, event 100002', async () => {
+  it('a multipart body of 1,500 parts (over SecArgumentsLimit): 403, not forwarded, event 200002', async () => {
     const r = await post('shop.test', '/many', fields(1500));
     expect(r.status).toBe(403);
     expect(reached('/many')).toEqual([]);
     expect(eventsOf(r.headers['x-request-id'])).toContainEqual(expect.objectContaining({
-      rule_id: '100002', action: 'block', msg: 'Failed to parse request body.',
+      rule_id: '200002', action: 'block', msg: 'Failed to parse request body.',
     }));
   });
 
@@ -48,10 +48,10 @@ describe.skipIf(!crsInstalled())('over-limit bodies at the edge', () => {
     const r = await post('shop.test', '/review', fields(200_000));
     expect(r.status).toBe(403);
     expect(reached('/review')).toEqual([]);
-    // The parse stops at the 1,001st part and the rules refuse (100002); should a GC pause push the
+    // The parse stops at the 1,001st part and the rules refuse (200002); should a GC pause push the
     // request's CPU time past the budget first, the budget refuses it: refused either way.
     const blocks = eventsOf(r.headers['x-request-id']).filter((e) => e.action === 'block');
-    expect(blocks.map((e) => e.rule_id).filter((id) => id === '100002' || id === 'engine-budget')).toHaveLength(1);
+    expect(blocks.map((e) => e.rule_id).filter((id) => id === '200002' || id === 'engine-budget')).toHaveLength(1);
   });
 
   it('field data over SecRequestBodyNoFilesLimit: 403, not forwarded, a body-limit event with ModSecurity\'s message', async () => {
@@ -76,6 +76,6 @@ describe.skipIf(!crsInstalled())('over-limit bodies at the edge', () => {
     const r = await post('watch.test', '/watched', fields(1500));
     expect(r.status).toBe(200);
     expect(reached('/watched')).toHaveLength(1);
-    expect(eventsOf(r.headers['x-request-id'])).toContainEqual(expect.objectContaining({ rule_id: '100002', action: 'log' }));
+    expect(eventsOf(r.headers['x-request-id'])).toContainEqual(expect.objectContaining({ rule_id: '200002', action: 'log' }));
   });
 });
