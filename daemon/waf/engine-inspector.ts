@@ -7,9 +7,10 @@ import type { RuleGroups } from './rule-groups.js';
 
 // The edge's RequestInspector backed by the SecLang engine: one transaction per request through
 // phases 1 and 2, its logged matches as WAF events, its interruption as the block. A site in
-// detect mode is inspected the same way and never blocked. Rule counters are the TX variables
-// `wafctl_counter_<name>` a rule set (see proxy/inspector.ts). Each site runs the rule set of its
-// own settings (snapshot `waf.rules`, handed over as `request.site.rules`). With a time budget,
+// detect mode runs the same rules as DetectionOnly (nothing interrupts) and is never blocked.
+// Rule counters are the TX variables `wafctl_counter_<name>` a rule set (see proxy/inspector.ts).
+// Each site runs the rule set of its own settings (snapshot `waf.rules`, handed over as
+// `request.site.rules`). With a time budget,
 // a request the engine cannot finish within that much CPU time throws EngineBudgetExceeded
 // (engine/budget/), which the edge refuses like a block (proxy/hardening/engine-failure.ts).
 
@@ -64,6 +65,10 @@ function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict
 
 function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stretch: number): Verdict | null {
   const tx = waf.newTransaction(engineRequestFrom(request));
+  // Detect mode is ModSecurity's DetectionOnly: a disruptive rule logs and the phases go on, so
+  // every rule that would fire is reported. Run as On, the first deny (base-settings' 200003 on a
+  // multipart body with LF line ends) ended phase 2 before CRS's 922 part-header rules ran.
+  if (request.site.mode === 'detect' && tx.settings.ruleEngine === 'On') tx.settings.ruleEngine = 'DetectionOnly';
   if (budgetMs > 0) tx.setTimeBudget(budgetMs, stretch);
   const interruption = tx.processRequest();
   const matches: RuleMatch[] = [];
@@ -79,11 +84,12 @@ function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stre
       matchedData: match.data || undefined,
     });
   }
-  // The engine refused by itself (a request body over its limits, ModSecurity's 413): no rule
-  // logged it, so the event names the engine and says why.
-  if (interruption !== null && interruption.ruleId === 0) {
+  // The engine refused by itself (a request body over its limits, ModSecurity's 413; in detect
+  // mode it only notes it): no rule logged it, so the event names the engine and says why.
+  const bodyLimit = interruption === null ? tx.bodyOverLimit : interruption.ruleId === 0 ? interruption.msg ?? tx.bodyOverLimit : undefined;
+  if (bodyLimit !== undefined) {
     matches.push({
-      ruleId: 'body-limit', group: 'edge', file: 'edge/engine', msg: interruption.msg ?? 'Request body over the engine\'s limits',
+      ruleId: 'body-limit', group: 'edge', file: 'edge/engine', msg: bodyLimit,
       severity: 'CRITICAL', matchedVar: 'REQUEST_BODY',
     });
   }
