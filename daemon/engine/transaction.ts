@@ -85,6 +85,9 @@ export class Transaction implements ActionContext {
   readonly settings: TransactionSettings;
   readonly matches: RuleMatch[] = [];
   interruption: Interruption | null = null;
+  /** Why the request body was over the engine's limits (Reject); set in DetectionOnly too, where it
+   *  interrupts nothing and phase 2 reads what was kept, so a caller can still report it. */
+  bodyOverLimit: string | undefined;
   /** allow:phase (or allow) stopped the current phase. */
   allowedPhase = false;
   private allowedUntil = 0;
@@ -194,6 +197,7 @@ export class Transaction implements ActionContext {
     this.args = this.request.argsGet.concat(stage.body.argsPost);
     this.inboundDataError = stage.inboundDataError;
     this.urlencodedError = stage.urlencodedError;
+    if (stage.overLimit) this.bodyOverLimit = stage.limitMessage ?? 'Request body over the engine\'s limits';
     if (stage.overLimit && this.settings.ruleEngine === 'On') {
       this.interruption = { action: 'deny', status: 413, ruleId: 0, phase: 2, msg: stage.limitMessage };
       return this.interruption;

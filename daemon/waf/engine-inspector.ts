@@ -2,13 +2,15 @@ import type { Waf } from '../engine/waf.js';
 import { EngineBudgetExceeded } from '../engine/budget/time-budget.js';
 import type { InspectedRequest, RequestInspector, RuleMatch, Verdict } from '../proxy/inspector.js';
 import type { Severity } from '../proxy/events.js';
+import { engineRequestFrom } from './engine-request.js';
 import type { RuleGroups } from './rule-groups.js';
 
 // The edge's RequestInspector backed by the SecLang engine: one transaction per request through
 // phases 1 and 2, its logged matches as WAF events, its interruption as the block. A site in
-// detect mode is inspected the same way and never blocked. Rule counters are the TX variables
-// `wafctl_counter_<name>` a rule set (see proxy/inspector.ts). Each site runs the rule set of its
-// own settings (snapshot `waf.rules`, handed over as `request.site.rules`). With a time budget,
+// detect mode runs the same rules as DetectionOnly (nothing interrupts) and is never blocked.
+// Rule counters are the TX variables `wafctl_counter_<name>` a rule set (see proxy/inspector.ts).
+// Each site runs the rule set of its own settings (snapshot `waf.rules`, handed over as
+// `request.site.rules`). With a time budget,
 // a request the engine cannot finish within that much CPU time throws EngineBudgetExceeded
 // (engine/budget/), which the edge refuses like a block (proxy/hardening/engine-failure.ts).
 
@@ -21,7 +23,11 @@ export interface EngineInspectorOptions {
   timeBudgetMs?: number;
 }
 
-export function createEngineInspector(groups: RuleGroups, options: EngineInspectorOptions = {}): RequestInspector {
+/** Where the inspector gets each site's compiled rule set: the daemon's RuleGroups; the CRS
+ *  conformance suite hands in CRS CI's rule set for every site (test/crs/harness/). */
+export type RuleSetSource = Pick<RuleGroups, 'forSite' | 'forParanoia'>;
+
+export function createEngineInspector(groups: RuleSetSource, options: EngineInspectorOptions = {}): RequestInspector {
   const budgetMs = options.timeBudgetMs ?? 0;
   return {
     wantsBody: () => true,
@@ -29,7 +35,7 @@ export function createEngineInspector(groups: RuleGroups, options: EngineInspect
   };
 }
 
-function wafFor(groups: RuleGroups, site: InspectedRequest['site']): Waf {
+function wafFor(groups: RuleSetSource, site: InspectedRequest['site']): Waf {
   // Without the settings (an edge that does not pass them), the default rules at the site's level.
   return site.rules ? groups.forSite(site.id, site.rules) : groups.forParanoia(site.paranoia);
 }
@@ -58,17 +64,11 @@ function inspect(waf: Waf, request: InspectedRequest, budgetMs: number): Verdict
 }
 
 function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stretch: number): Verdict | null {
-  const tx = waf.newTransaction({
-    remoteAddr: request.clientAddr,
-    remotePort: request.clientPort,
-    serverAddr: request.serverAddr,
-    serverPort: request.serverPort,
-    method: request.method,
-    uri: request.uri,
-    protocol: request.protocol,
-    headers: engineHeaders(request.headers),
-    body: request.body ?? undefined,
-  });
+  const tx = waf.newTransaction(engineRequestFrom(request));
+  // Detect mode is ModSecurity's DetectionOnly: a disruptive rule logs and the phases go on, so
+  // every rule that would fire is reported. Run as On, the first deny (base-settings' 200003 on a
+  // multipart body with LF line ends) ended phase 2 before CRS's 922 part-header rules ran.
+  if (request.site.mode === 'detect' && tx.settings.ruleEngine === 'On') tx.settings.ruleEngine = 'DetectionOnly';
   if (budgetMs > 0) tx.setTimeBudget(budgetMs, stretch);
   const interruption = tx.processRequest();
   const matches: RuleMatch[] = [];
@@ -84,11 +84,12 @@ function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stre
       matchedData: match.data || undefined,
     });
   }
-  // The engine refused by itself (a request body over its limits, ModSecurity's 413): no rule
-  // logged it, so the event names the engine and says why.
-  if (interruption !== null && interruption.ruleId === 0) {
+  // The engine refused by itself (a request body over its limits, ModSecurity's 413; in detect
+  // mode it only notes it): no rule logged it, so the event names the engine and says why.
+  const bodyLimit = interruption === null ? tx.bodyOverLimit : interruption.ruleId === 0 ? interruption.msg ?? tx.bodyOverLimit : undefined;
+  if (bodyLimit !== undefined) {
     matches.push({
-      ruleId: 'body-limit', group: 'edge', file: 'edge/engine', msg: interruption.msg ?? 'Request body over the engine\'s limits',
+      ruleId: 'body-limit', group: 'edge', file: 'edge/engine', msg: bodyLimit,
       severity: 'CRITICAL', matchedVar: 'REQUEST_BODY',
     });
   }
@@ -96,24 +97,6 @@ function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stre
   for (const name of tx.tx.namesStartingWith(COUNTER_PREFIX)) counters.push(name.slice(COUNTER_PREFIX.length));
   if (interruption === null && matches.length === 0 && counters.length === 0) return null;
   return { block: interruption !== null && request.site.mode === 'on', matches, counters };
-}
-
-// The engine reads bytes, one char per byte (engine/CONTRACT.md). node:http already hands header
-// values over that way (it decodes them as latin1), so they pass as they are: no copy per request.
-// (The previous Buffer.from(value, 'utf8') re-encoding also turned every non-ASCII byte into two.)
-// Only a value with a char above 0xff, which node never produces but another caller might, is
-// encoded as UTF-8 bytes.
-const NOT_A_BYTE_STRING = /[^\x00-\xff]/;
-
-export function engineHeaders(headers: InspectedRequest['headers']): Array<[string, string]> {
-  let out: Array<[string, string]> | null = null;
-  for (let i = 0; i < headers.length; i++) {
-    const value = headers[i][1];
-    if (!NOT_A_BYTE_STRING.test(value)) continue;
-    out ??= headers.map(([n, v]) => [n, v] as [string, string]);
-    out[i] = [headers[i][0], Buffer.from(value, 'utf8').toString('latin1')];
-  }
-  return out ?? (headers as Array<[string, string]>);
 }
 
 function severityOf(name: string): Severity {

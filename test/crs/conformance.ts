@@ -1,14 +1,14 @@
-// Runs the CRS v3.3.4 FTW regression tests through the engine behind a real HTTP server and
-// judges them; also reads the reference results (Apache + ModSecurity v2, nginx + v3).
+// Runs the CRS v3.3.4 FTW regression tests through the daemon's edge (a real listener in front of
+// a real origin, harness/edge-under-test.ts) and judges them; also reads the reference results (Apache + ModSecurity v2, nginx + v3).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineHarness } from '../../daemon/engine/testing/harness-server.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import { loadFtwTests, type FtwTest } from './ftw-suite.js';
 import { buildFtwRequest } from './ftw-request.js';
 import { sendRaw } from './ftw-client.js';
 import { judgeStage } from './judge.js';
 import { FIXTURES } from './ci-waf.js';
+import { EdgeUnderTest } from './harness/edge-under-test.js';
 
 export interface TestResult {
   title: string;
@@ -23,17 +23,16 @@ export function loadSuite(): FtwTest[] {
 }
 
 export async function runConformance(waf: Waf, tests: readonly FtwTest[], timeoutMs = 1500): Promise<TestResult[]> {
-  const harness = new EngineHarness(waf);
-  const port = await harness.listen();
+  const edge = await EdgeUnderTest.start(waf);
   const results: TestResult[] = [];
   try {
     for (const test of tests) {
       let reason: string | undefined;
       const fired = new Set<number>();
       for (const stage of test.stages) {
-        const before = harness.lines.length;
-        const exchange = await sendRaw(port, buildFtwRequest(stage.input), timeoutMs);
-        const lines = harness.lines.slice(before);
+        edge.takeLogLines();
+        const exchange = await sendRaw(edge.port, buildFtwRequest(stage.input), timeoutMs);
+        const lines = edge.takeLogLines();
         for (const l of lines) {
           const m = /\[id "(\d+)"\]/.exec(l);
           if (m) fired.add(Number(m[1]));
@@ -43,7 +42,7 @@ export async function runConformance(waf: Waf, tests: readonly FtwTest[], timeou
       results.push({ title: test.title, file: test.file, passed: reason === undefined, reason, firedIds: [...fired] });
     }
   } finally {
-    await harness.close();
+    await edge.close();
   }
   return results;
 }

@@ -1,6 +1,6 @@
 // Every request of the CRS regression corpus (each stage of each test), parsed as the engine sees
 // it: for the tests that replay the whole corpus through two rule sets and compare.
-import { parseRawHttpRequest } from '../../daemon/engine/request/raw-http.js';
+import { parseRawHttpRequest } from './harness/raw-http.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import { loadSuite } from './conformance.js';
 import { buildFtwRequest } from './ftw-request.js';

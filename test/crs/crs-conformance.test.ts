@@ -1,5 +1,6 @@
-// The CRS 3.3.4 regression suite (1,719 runnable FTW tests) through the engine behind a real
-// loopback HTTP server, judged like CRS CI judged Apache + ModSecurity v2. Needs the Debian
+// The CRS 3.3.4 regression suite (1,719 runnable FTW tests) through the daemon's edge listener and
+// engine inspector in front of a real origin (harness/edge-under-test.ts), judged like CRS CI
+// judged Apache + ModSecurity v2. Needs the Debian
 // package modsecurity-crs (the rules are not vendored); without it the suite is skipped and
 // says why.
 import { describe, it, expect } from 'vitest';

@@ -1,5 +1,6 @@
-// Sends raw request bytes over a fresh TCP connection and reads until the server closes,
-// like the Python ftw runner: no HTTP client in between that could tidy the request up.
+// Sends raw request bytes over a fresh TCP connection, like the Python ftw runner: no HTTP client
+// in between that could tidy the request up. Reads until the response head is complete or the
+// server closes: the edge keeps connections alive, and only the status is judged.
 import { connect } from 'node:net';
 
 export interface RawExchange {
@@ -25,7 +26,10 @@ export function sendRaw(port: number, bytes: Buffer, timeoutMs: number): Promise
       else resolve({ status: undefined, error: error ?? (text === '' ? 'no response' : 'not an HTTP response') });
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      if (Buffer.concat(chunks).includes('\r\n\r\n')) finish();
+    });
     socket.on('end', () => finish());
     socket.on('close', () => finish());
     socket.on('error', (err) => finish(err.message));

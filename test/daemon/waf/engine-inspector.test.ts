@@ -1,7 +1,8 @@
 // Header values reach the engine as the bytes the client sent: node:http hands them over as
 // latin1 strings (one char per byte), which is what the engine reads, so they pass unchanged.
 import { describe, expect, it } from 'vitest';
-import { createEngineInspector, engineHeaders } from '../../../daemon/waf/engine-inspector.js';
+import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { engineHeaders } from '../../../daemon/waf/engine-request.js';
 import { RuleGroups } from '../../../daemon/waf/rule-groups.js';
 import { ruleSettings } from '../../../daemon/waf/rule-settings.js';
 

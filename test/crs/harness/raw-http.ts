@@ -1,10 +1,11 @@
-// Raw HTTP/1.x request bytes -> EngineRequest, for requests a strict parser refused but the
-// WAF must still see (a proxy's raw fallback, the CRS test harness). Tolerant like Apache:
+// Raw HTTP/1.x request bytes -> EngineRequest, for the corpus replays (corpus-requests.ts), which
+// run every CRS test request through the engine without a server in between. Tolerant like Apache:
 // LF or CRLF line ends, the request line split on single spaces, header continuation lines
 // folded, the body by Content-Length or chunked coding.
+import type { EngineRequest } from '../../../daemon/engine/request/model.js';
 
 export interface RawParseResult {
-  request: import('./model.js').EngineRequest;
+  request: EngineRequest;
   /** The request line had no protocol (HTTP/0.9 style). */
   simple: boolean;
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseRawHttpRequest } from '../../../../daemon/engine/request/raw-http.js';
+import { parseRawHttpRequest } from './raw-http.js';
 
 describe('parseRawHttpRequest', () => {
   it('parses methods and targets a strict parser refuses, with the body by Content-Length', () => {

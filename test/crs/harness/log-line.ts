@@ -1,7 +1,7 @@
 // A rule match as ModSecurity v2 writes it to Apache's error log:
 //   ModSecurity: Warning. Matched "..." at ARGS:x. [file "..."] [line "12"] [id "942100"] ...
 // Test runners (CRS's ftw) and SIEM parsers match on this shape, `[id "942100"]` above all.
-import type { RuleMatch } from './rules/match.js';
+import type { RuleMatch } from '../../../daemon/engine/rules/match.js';
 
 /** ModSecurity's log_escape: quotes and backslashes escaped, non-printable bytes as \xHH. */
 export function logEscape(text: string, max = 512): string {

@@ -1,0 +1,55 @@
+import { Edge } from '../../../daemon/proxy/edge.js';
+import { DISCARD_EVENTS } from '../../../daemon/proxy/events.js';
+import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
+import type { Waf } from '../../../daemon/engine/waf.js';
+import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { formatModSecurityLogLine } from './log-line.js';
+import { startEmulatedOrigin, type EmulatedOrigin } from './origin-emulation.js';
+import { recordingRuleSet, type RecordingRuleSet } from './recording-rule-set.js';
+
+// The daemon's edge as the CRS conformance suite drives it: the same Edge, request handler and
+// engine inspector the daemon builds (proxy/edge.ts, waf/engine-inspector.ts), listening on a
+// loopback port, in front of a real origin that answers like the reference origin. One site,
+// `localhost` (the tests' Host) and the default site (for the tests with no or another Host),
+// WAF in detect mode at paranoia 4 (CRS CI's profile; its rule set is DetectionOnly anyway).
+// What the engine logged is read from the transactions the inspector opened, in ModSecurity's
+// log-line format, since the tests are regexes over that log.
+
+export class EdgeUnderTest {
+  private linesRead = 0;
+
+  private constructor(
+    readonly port: number,
+    private readonly edge: Edge,
+    private readonly origin: EmulatedOrigin,
+    private readonly recorded: RecordingRuleSet,
+  ) {}
+
+  static async start(waf: Waf): Promise<EdgeUnderTest> {
+    const origin = await startEmulatedOrigin();
+    const recorded = recordingRuleSet(waf);
+    const snapshot = buildEdgeSnapshot({
+      sites: [{ id: 1, domain: 'localhost', isDefault: true, origin: origin.url, waf: { mode: 'detect', paranoia: 4 } }],
+    });
+    const edge = new Edge({ snapshot, sink: DISCARD_EVENTS, inspector: createEngineInspector(recorded.source) });
+    const port = await edge.listenHttp({ port: 0, host: '127.0.0.1' });
+    return new EdgeUnderTest(port, edge, origin, recorded);
+  }
+
+  /** The log lines of every transaction opened since the last call (the requests are sequential). */
+  takeLogLines(): string[] {
+    const lines: string[] = [];
+    const txs = this.recorded.transactions;
+    for (; this.linesRead < txs.length; this.linesRead++) {
+      const tx = txs[this.linesRead];
+      const ctx = { clientAddr: tx.request.remoteAddr, hostname: tx.request.serverName, uri: tx.request.uri, uniqueId: tx.uniqueId };
+      for (const match of tx.matches) lines.push(formatModSecurityLogLine(match, ctx));
+    }
+    return lines;
+  }
+
+  async close(): Promise<void> {
+    await this.edge.close();
+    await this.origin.close();
+  }
+}
