@@ -46,7 +46,8 @@ export interface DaemonStatusView {
   ca_file: string | null;
   admin_socket: string;
   sites: number;
-  crs: { found: boolean; dir: string };
+  /** found only when rules that load are there; version null: from --crs-dir (absent from older daemons). */
+  crs: { found: boolean; dir: string; version?: string | null; source?: 'installed' | 'crs-dir' };
   workers: number;
   demo?: { domain: string; origin: string; try: string[] } | null;
   /** Requests admitted and shed by the edge since the daemon started; null or absent: not reported. */

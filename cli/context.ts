@@ -1,6 +1,8 @@
 // What every command is handed: its I/O, the global options, and the clients it may use. Commands
 // never call fetch, fs or process themselves (DESIGN.md house rule 5); everything comes from here.
 import type { Command } from 'commander';
+import type { InstallReport } from '../daemon/crs/crs-installer.js';
+import type { InstalledRelease } from '../daemon/crs/installed-releases.js';
 import type { ApiClient } from '../shared/api-client/index.js';
 import type { ProfileFile, Profile, ResolvedProfile } from '../shared/profile.js';
 import type { AdminApi } from './admin-api.js';
@@ -34,6 +36,14 @@ export interface Files {
   create(path: string): Promise<LineWriter>;
 }
 
+/** The Core Rule Set releases installed in a data dir (`wafctl crs`). */
+export interface CrsReleases {
+  install(request: { version?: string; from?: string; sha256?: string }): Promise<InstallReport>;
+  list(): Promise<InstalledRelease[]>;
+  use(version: string): Promise<void>;
+  remove(version: string): Promise<void>;
+}
+
 export interface CommandDeps {
   io: Io;
   files: Files;
@@ -49,6 +59,8 @@ export interface CommandDeps {
   /** A management API client (issue 4's commands). */
   apiClient(options: { server: string; key?: string; token?: string; caFile?: string }): Promise<ApiClient>;
   checkCaFile: CaCheck;
+  /** The CRS releases installed in a data dir; nothing is read until the first call. */
+  crs(dataDir: string): CrsReleases;
 }
 
 export class CommandContext {
@@ -78,6 +90,10 @@ export class CommandContext {
 
   dataDir(): string {
     return this.globals.dataDir ?? this.deps.defaultDataDir();
+  }
+
+  crs(): CrsReleases {
+    return this.deps.crs(this.dataDir());
   }
 
   admin(): AdminApi {

@@ -5,6 +5,7 @@ import { registerAccountCommands } from './commands/account/index.js';
 import { registerAnalytics } from './commands/analytics/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerConnect } from './commands/connect.js';
+import { registerCrsCommands } from './commands/crs/index.js';
 import { registerDaemonCommands } from './commands/daemon/index.js';
 import { registerGeoRulesCommands } from './commands/geo-rules/index.js';
 import { registerIngest } from './commands/ingest/index.js';
@@ -46,6 +47,8 @@ export function buildProgram(deps: CommandDeps): Command {
     );
   // Subcommands copy the settings above (exit override, output) when created with .command().
   registerDaemonCommands(program, deps);
+  // The Core Rule Set releases the daemon runs (issue 22), in the data dir.
+  registerCrsCommands(program, deps);
   registerSiteCommands(program, deps);
   // Protection settings and rules of a site (issue 7), on the admin socket.
   registerProtectCommands(program, deps);

@@ -11,6 +11,7 @@ import { SocketAdminApi } from './admin-adapter.js';
 import { adminSocketPath } from './admin-socket-path.js';
 import { CliError } from './cli-error.js';
 import type { CommandDeps } from './context.js';
+import { crsReleases } from './crs-releases.js';
 import { launcherControl } from './launcher-control.js';
 import type { Io } from './io.js';
 
@@ -53,6 +54,7 @@ export function realDeps(io: Io, version: string): RealDeps {
       if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new CliError('invalid_ca', `${absolute} holds no PEM certificate`);
       return absolute;
     },
+    crs: (dataDir) => crsReleases(dataDir, io.env as NodeJS.ProcessEnv),
     async close() {
       await Promise.allSettled([...admins.values()].map((admin) => admin.close()));
       for (const client of apiClients) client.close();

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { dataPaths, type DataPaths } from '../shared/paths.js';
@@ -8,6 +7,7 @@ import { createApiServer, type ApiServer, type RegisterRoutes } from './api/serv
 import { demoInfo, ensureDemoSite } from './demo/demo-site.js';
 import { startDemoOrigin, type DemoOrigin } from './demo/origin.js';
 import { openServices, type Services } from './app-services.js';
+import { activeCrs, type ActiveCrs } from './crs/active-crs.js';
 import { createEdgePlaceholder } from './edge-placeholder.js';
 import type { EdgeFactory, EdgeService } from './edge-service.js';
 import { createDaemonLogger } from './lifecycle/daemon-log.js';
@@ -71,8 +71,13 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
     const store = await openConfigStore(paths.config, { now });
     const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
     if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
-    const services = await openServices({ options, paths, store, logger, now });
-    return await assemble(build, { paths, lock, logger, store, tls, now, services });
+    // The CRS the edge runs is decided once here and everything downstream (edge, workers, rules
+    // routes, status) reads it from the options: the selected installed release, else --crs-dir.
+    const crs = activeCrs(paths.dir, options.crsDir);
+    if (crs.problem) logger.warn({ problem: crs.problem, crs_dir: options.crsDir }, 'selected Core Rule Set unusable: falling back to --crs-dir');
+    const running: DaemonOptions = { ...options, crsDir: crs.dir };
+    const services = await openServices({ options: running, paths, store, logger, now });
+    return await assemble(build, { paths, lock, logger, store, tls, now, services, options: running, crs });
   } catch (error) {
     logger?.error({ err: error }, 'start failed');
     lock.release();
@@ -89,16 +94,18 @@ interface Parts {
   tls: ApiTls;
   now: () => Date;
   services: Services;
+  /** build.options with crsDir set to the CRS that runs. */
+  options: DaemonOptions;
+  crs: ActiveCrs;
 }
 
 async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
-  const { options } = build;
-  const { paths, lock, logger, store, tls, now, services } = parts;
+  const { paths, lock, logger, store, tls, now, services, options } = parts;
   const startedAt = now();
   const shutdown = new Shutdown(logger);
   const bound = { edge: 0, edgeTls: 0, api: 0 };
   let demo: { origin: DemoOrigin; info: DemoInfo } | null = null;
-  let crsFound = hasCrs(options.crsDir);
+  const crs = parts.crs;
 
   const edgeFactory = build.edgeFactory ?? (build.proxyEdge === false ? createEdgePlaceholder : services.edgeFactory);
   const edge: EdgeService = await edgeFactory({ options, store, logger, tls });
@@ -116,7 +123,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     ca_file: tls.caFile,
     admin_socket: options.adminSocket,
     sites: liveSites(store.snapshot()).length,
-    crs: { found: crsFound, dir: options.crsDir },
+    crs: { found: crs.found, dir: crs.dir, version: crs.version, source: crs.source },
     workers: options.workers,
     demo: demo?.info ?? null,
     edge: edge.load(),
@@ -125,14 +132,18 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   const reload = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
     try {
       const fresh = await resolveDaemonOptions(build.flags ?? {}, build.env ?? {});
-      const needRestart = OPTION_ROWS.filter((row) => RESTART_ONLY.has(row.key) && JSON.stringify(fresh[row.key]) !== JSON.stringify(options[row.key])).map((row) => row.file);
+      const needRestart = OPTION_ROWS.filter((row) => RESTART_ONLY.has(row.key) && JSON.stringify(fresh[row.key]) !== JSON.stringify(build.options[row.key])).map((row) => row.file);
       if (needRestart.length > 0) logger.warn({ settings: needRestart }, 'changed settings take effect after a restart');
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     }
     const result = await store.reload();
     if (result.ok) {
-      crsFound = hasCrs(options.crsDir);
+      // The edge compiled its CRS at start and keeps it; a new selection is reported, not run.
+      const wanted = activeCrs(paths.dir, build.options.crsDir);
+      if (wanted.dir !== crs.dir || wanted.found !== crs.found) {
+        logger.warn({ running: crs.dir, selected: wanted.dir }, 'the Core Rule Set selection changed: restart the daemon to run it');
+      }
       logger.info('configuration reloaded');
     } else {
       logger.warn({ problem: result.message }, 'reload refused');
@@ -202,10 +213,6 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
       return ready;
     },
   };
-}
-
-function hasCrs(dir: string): boolean {
-  return existsSync(join(dir, 'rules'));
 }
 
 /** The host a local client should use: loopback for wildcard binds, brackets for IPv6. */

@@ -28,6 +28,10 @@ export interface DataPaths {
   vulndbDir: string;
   /** HMAC key of the edge's JS challenge, stable across restarts. */
   challengeKey: string;
+  /** Installed Core Rule Set releases, one directory per version (`wafctl crs install`). */
+  crsDir: string;
+  /** The version the daemon runs, one line (`wafctl crs use`); absent: none selected. */
+  crsSelection: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -49,5 +53,7 @@ export function dataPaths(dataDir: string): DataPaths {
     eventsDir: join(dir, 'events'),
     vulndbDir: join(dir, 'vulndb'),
     challengeKey: join(dir, 'challenge.key'),
+    crsDir: join(dir, 'crs'),
+    crsSelection: join(dir, 'crs', 'selected'),
   };
 }

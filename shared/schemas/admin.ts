@@ -80,7 +80,14 @@ export const DaemonStatusSchema = z.object({
   ca_file: z.string().nullable(),
   admin_socket: z.string(),
   sites: z.number().int(),
-  crs: z.object({ found: z.boolean(), dir: z.string() }),
+  /** The Core Rule Set the edge runs: found only when rules that load are there (issue 22). */
+  crs: z.object({
+    found: z.boolean(),
+    dir: z.string(),
+    /** The installed release (`wafctl crs`); null when the rules come from --crs-dir. Absent from older daemons. */
+    version: z.string().nullable().optional(),
+    source: z.enum(['installed', 'crs-dir']).optional(),
+  }),
   workers: z.number().int(),
   demo: DemoInfoSchema.nullable(),
   /** null: no proxy edge (the placeholder); absent from daemons before it was added. */

@@ -10,6 +10,7 @@ import type { AdminApi, BotView, DaemonStatusView, NewSite, ProtectedPageView, R
 import type { CommandDeps } from '../../cli/context.js';
 import type { DaemonControl, StartResult, StopResult } from '../../cli/daemon-control.js';
 import { recordingIo, type RecordingIo } from '../../cli/io.js';
+import { crsReleases } from '../../cli/crs-releases.js';
 import type { RefreshStatus, VulnDbImportResult, VulnDbStatus } from '../../shared/schemas/vulndb.js';
 
 export class CodedError extends Error {
@@ -294,6 +295,8 @@ export function harness(env: Record<string, string> = {}, ioOptions: { isTTY?: b
     daemon,
     profiles: new ProfileStore(io.env),
     apiClient: (options) => ApiClient.withCaFile(options),
+    // The real store and installer: `wafctl crs` tests give them their own temporary data dir.
+    crs: (dataDir) => crsReleases(dataDir, io.env as NodeJS.ProcessEnv),
     checkCaFile: async (path) => {
       if (path.includes('missing')) throw new CodedError('invalid_ca', `cannot read ${path}`);
       return path;

@@ -1,6 +1,7 @@
-// wafctl daemon <start|stop|status|reload>
+// wafctl daemon <start|stop|status|reload|check>
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../context.js';
+import { registerDaemonCheck } from './check.js';
 import { registerDaemonReload } from './reload.js';
 import { registerDaemonStart } from './start.js';
 import { registerDaemonStatus } from './status.js';
@@ -12,4 +13,5 @@ export function registerDaemonCommands(program: Command, deps: CommandDeps): voi
   registerDaemonStop(daemon, deps);
   registerDaemonStatus(daemon, deps);
   registerDaemonReload(daemon, deps);
+  registerDaemonCheck(daemon, deps);
 }

@@ -5,6 +5,7 @@ import { CliError, ExitWith, usageError } from '../../cli-error.js';
 import { withContext, type CommandContext, type CommandDeps } from '../../context.js';
 import { parsePath, parsePort, parsePositiveInt } from '../../options.js';
 import { daemonTableOptions, tableArgv, type TableOptionValues } from './table-options.js';
+import { warnWithoutCrs } from './crs-line.js';
 import { statusFields } from './status-fields.js';
 
 export interface StartOptions {
@@ -98,6 +99,7 @@ async function start(ctx: CommandContext, options: StartOptions): Promise<void> 
   const status = result.status;
   ctx.out.info(`wafctl daemon started (pid ${status.pid}), data in ${status.data_dir}`);
   ctx.out.fields(statusFields(status, { withLoad: false }), status);
+  warnWithoutCrs(ctx, status.crs);
   if (options.demo && status.demo && !ctx.out.json) {
     ctx.out.info(`\nDemo site ${status.demo.domain} -> ${status.demo.origin}. Try:`);
     ctx.io.stdout.write(status.demo.try.map((line) => `  ${line}`).join('\n') + '\n');

@@ -1,6 +1,7 @@
 // How a daemon status reads for a human (daemon status, daemon start).
 import type { DaemonStatusView } from '../../admin-api.js';
 import type { EdgeLoad } from '../../../shared/schemas/admin.js';
+import { crsLine } from './crs-line.js';
 
 export function formatUptime(seconds: number): string {
   const s = Math.floor(seconds);
@@ -23,7 +24,7 @@ export function statusFields(status: DaemonStatusView, { withLoad = true } = {})
     ['ca_file', status.ca_file ?? '(operator certificate)'],
     ['admin socket', status.admin_socket],
     ['sites', String(status.sites)],
-    ['core rule set', status.crs.found ? status.crs.dir : `not found (looked in ${status.crs.dir})`],
+    ['core rule set', crsLine(status.crs)],
     ['workers', String(status.workers)],
     ...(status.edge && withLoad ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
   ];

@@ -1,6 +1,7 @@
 // wafctl daemon status: what the running daemon says about itself over the admin socket.
 import type { Command } from 'commander';
 import { withContext, type CommandDeps } from '../../context.js';
+import { warnWithoutCrs } from './crs-line.js';
 import { statusFields } from './status-fields.js';
 
 export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
@@ -12,6 +13,7 @@ export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
       withContext(deps, async (ctx) => {
         const status = await ctx.admin().status();
         ctx.out.fields(statusFields(status), status);
+        warnWithoutCrs(ctx, status.crs);
       }),
     );
 }

@@ -1,0 +1,19 @@
+// wafctl crs use VERSION
+import type { Command } from 'commander';
+import { withContext, type CommandDeps } from '../../context.js';
+import { parseCrsVersion } from './version-argument.js';
+
+export function registerCrsUse(crs: Command, deps: CommandDeps): void {
+  crs
+    .command('use')
+    .description('select the installed CRS release the daemon runs')
+    .argument('<version>', 'an installed version (see `wafctl crs list`)', parseCrsVersion)
+    .addHelpText('after', '\nExample:\n  wafctl crs use 4.28.0 && wafctl daemon reload\n')
+    .action(
+      withContext(deps, async (ctx, version: string) => {
+        await ctx.crs().use(version);
+        ctx.out.info(`CRS ${version} selected: \`wafctl daemon reload\` makes a running daemon run it`);
+        ctx.out.data({ version, selected: true }, () => '');
+      }),
+    );
+}

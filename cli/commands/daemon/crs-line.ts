@@ -1,0 +1,19 @@
+// How the daemon's Core Rule Set reads for a human: which release runs and from where, or, loudly,
+// that none does (issue 22: never "crs on" while nothing runs).
+import type { DaemonStatusView } from '../../admin-api.js';
+import type { CommandContext } from '../../context.js';
+
+type CrsStatus = DaemonStatusView['crs'];
+
+export const NO_RULE_SET_HINT = 'install one with `wafctl crs install` (offline: `wafctl crs install --from FILE`, or Debian\'s `apt-get install modsecurity-crs`) and run `wafctl daemon reload`';
+
+export function crsLine(crs: CrsStatus): string {
+  if (!crs.found) return `NO RULE SET: no Core Rule Set found (looked in ${crs.dir})`;
+  return crs.version ? `CRS ${crs.version} (${crs.dir})` : `${crs.dir} (--crs-dir)`;
+}
+
+/** The warning on stderr, beside the field block, that the WAF runs without CRS. */
+export function warnWithoutCrs(ctx: CommandContext, crs: CrsStatus): void {
+  if (crs.found) return;
+  ctx.out.warn(`no rule set: the WAF runs without the Core Rule Set (looked in ${crs.dir}); ${NO_RULE_SET_HINT}`);
+}
