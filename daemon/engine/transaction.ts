@@ -30,7 +30,7 @@ import type { BodyProcessor } from './body-processors/types.js';
 import type { EngineRequest, EngineResponse } from './request/model.js';
 import { ParsedRequest } from './request/parsed-request.js';
 import { ParsedBody, NO_BODY } from './request/parsed-body.js';
-import { readRequestBody } from './request/body-stage.js';
+import { chosenBodyProcessor, readRequestBody } from './request/body-stage.js';
 import { cachedMacro } from './macros/macro-cache.js';
 import type { RulePredicate } from './actions/context.js';
 import { TimeBudget, type PhaseStart } from './budget/time-budget.js';
@@ -57,6 +57,11 @@ interface TargetRemoval {
 export class Transaction implements ActionContext {
   readonly request: ParsedRequest;
   body: ParsedBody = NO_BODY;
+  /** As ModSecurity: set at the request headers (phase 1 sees it, ctl:requestBodyProcessor changes
+   *  it) and kept when the body is empty; once a processor ran, the one that ran. */
+  get reqbodyProcessor(): string {
+    return this.body !== NO_BODY ? this.body.processor : chosenBodyProcessor(this.settings, this.request.header('content-type') ?? '');
+  }
   args: KeyedList;
   response: EngineResponse | undefined;
   responseHeaders: KeyedList = EMPTY_LIST;

@@ -27,6 +27,13 @@ export interface BodyStageResult {
   urlencodedError: boolean;
 }
 
+/** The body processor a request gets: ctl:requestBodyProcessor, else its Content-Type's (urlencoded
+ *  and multipart only, as ModSecurity v2 picks at the request headers). REQBODY_PROCESSOR from phase 1
+ *  on, and kept when the body turns out empty. */
+export function chosenBodyProcessor(settings: TransactionSettings, contentType: string): string {
+  return settings.requestBodyProcessor ?? processorFor(contentType);
+}
+
 function processorFor(contentType: string): string {
   const ct = contentType.toLowerCase();
   if (ct.startsWith('application/x-www-form-urlencoded')) return 'URLENCODED';
@@ -45,7 +52,7 @@ export function readRequestBody(
   const raw = request.body;
   if (!settings.requestBodyAccess || raw === undefined || raw.length === 0) return none;
   const contentType = request.header('content-type') ?? '';
-  const processor = settings.requestBodyProcessor ?? processorFor(contentType);
+  const processor = chosenBodyProcessor(settings, contentType);
   const multipart = processor === 'MULTIPART';
   const limit = multipart ? settings.requestBodyLimit : Math.min(settings.requestBodyLimit, engine.requestBodyNoFilesLimit);
   const reject = engine.requestBodyLimitAction === 'Reject';

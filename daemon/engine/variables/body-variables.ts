@@ -18,7 +18,7 @@ const definitions: VariableDefinition[] = [
   keyed('ARGS_POST_NAMES', (c) => c.body.argsPost.names()),
   scalar('REQUEST_BODY', (c) => c.body.raw),
   scalar('REQUEST_BODY_LENGTH', (c) => c.body.length),
-  scalar('REQBODY_PROCESSOR', (c) => c.body.processor),
+  scalar('REQBODY_PROCESSOR', (c) => c.reqbodyProcessor),
   scalar('REQBODY_ERROR', (c) => (c.body.error === undefined ? 0 : 1)),
   scalar('REQBODY_PROCESSOR_ERROR', (c) => (c.body.error === undefined ? 0 : 1)),
   scalar('REQBODY_ERROR_MSG', (c) => c.body.error ?? ''),

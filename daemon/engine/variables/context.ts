@@ -28,6 +28,8 @@ export interface VariableContext {
   readonly request: ParsedRequest;
   /** Phase 2 and later; NO_BODY before or when the body was not read. */
   readonly body: ParsedBody;
+  /** REQBODY_PROCESSOR: the processor that ran, else the one chosen so far (ctl, Content-Type). */
+  readonly reqbodyProcessor: string;
   /** ARGS: ARGS_GET then ARGS_POST. */
   readonly args: KeyedList;
   readonly response: EngineResponse | undefined;
