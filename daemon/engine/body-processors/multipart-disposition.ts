@@ -42,8 +42,9 @@ export function parseDisposition(value: string): Disposition {
     skipBlank();
     if (p >= n) return ret(-6);
     let v = '';
+    let quote = '';
     if (value[p] === '"' || value[p] === "'") {
-      const quote = value[p];
+      quote = value[p];
       if (quote === "'") d.invalidQuoting = true;
       p++;
       if (p >= n) return ret(-7);
@@ -65,13 +66,16 @@ export function parseDisposition(value: string): Disposition {
       while (p < n && isTokenChar(value.charCodeAt(p))) p++;
       v = value.slice(start, p);
     }
+    // A ' inside a "-quoted value is a character like any other (O'Brien.jpg), as ModSecurity
+    // 2.9.6+ reads it; unquoted or '-quoted, it is a quoting trick.
+    const strayQuote = quote !== '"' && v.includes("'");
     if (name === 'name') {
-      if (v.includes("'")) d.invalidQuoting = true;
+      if (strayQuote) d.invalidQuoting = true;
       d.lastName = v;
       if (d.name !== undefined) return ret(-14);
       d.name = v;
     } else if (name === 'filename') {
-      if (v.includes("'")) d.invalidQuoting = true;
+      if (strayQuote) d.invalidQuoting = true;
       d.lastFilename = v;
       if (d.filename !== undefined) return ret(-15);
       d.filename = v;

@@ -59,6 +59,16 @@ describe('MULTIPART: parts', () => {
     expect(r.multipart!.flags.MULTIPART_INVALID_QUOTING).toBe(1);
     expect(r.multipart!.flags.MULTIPART_STRICT_ERROR).toBe(1);
   });
+  it("a ' inside a double-quoted file name is a character, not a quoting error (as ModSecurity 2.9.6+)", () => {
+    const part = (disposition: string) => parse(crlf(['--XyZ', `Content-Disposition: form-data; ${disposition}`, '', 'v', '--XyZ--', '']));
+    const quoted = part(`name="f"; filename="O'Brien's cv.php"`);
+    expect(quoted.files.map((f) => f.fileName)).toEqual(["O'Brien's cv.php"]);
+    expect(quoted.multipart!.flags.MULTIPART_INVALID_QUOTING).toBe(0);
+    expect(quoted.multipart!.flags.MULTIPART_STRICT_ERROR).toBe(0);
+    // Unquoted it still is one: the trick the flag is there for.
+    expect(part(`name="f"; filename=O'Brien.php`).multipart!.flags.MULTIPART_INVALID_QUOTING).toBe(1);
+    expect(part(`name=a'b`).multipart!.flags.MULTIPART_INVALID_QUOTING).toBe(1);
+  });
 });
 
 describe('MULTIPART: flags', () => {
