@@ -14,7 +14,7 @@ export function inspectedRequest(edge: EdgeRequest, req: IncomingMessage, site: 
   const headers: Array<readonly [string, string]> = [];
   for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i + 1]]);
   return {
-    requestId: edge.requestId, method: edge.method, uri: edge.uri, protocol: `HTTP/${req.httpVersion}`, headers,
+    requestId: edge.requestId, method: edge.method, uri: edge.uri, target: req.url ?? edge.uri, protocol: `HTTP/${req.httpVersion}`, headers,
     clientAddr: edge.client.text, clientPort: req.socket.remotePort ?? 0,
     serverAddr: req.socket.localAddress ?? '', serverPort: req.socket.localPort ?? 0, body, site,
   };

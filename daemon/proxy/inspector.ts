@@ -9,8 +9,11 @@ import type { WafRuleSettings } from './snapshot.js';
 export interface InspectedRequest {
   readonly requestId: string;
   readonly method: string;
-  /** The request target exactly as received (path and query, undecoded). */
+  /** The request target as the origin gets it (origin form: path and query, undecoded). */
   readonly uri: string;
+  /** The request target exactly as on the request line (an absolute-form target stays absolute):
+   *  REQUEST_LINE, as ModSecurity shows it. Absent: the same as `uri`. */
+  readonly target?: string;
   /** 'HTTP/1.1' or 'HTTP/1.0'. */
   readonly protocol: string;
   /** Header name/value pairs in arrival order, names as sent (node's rawHeaders). */

@@ -16,6 +16,9 @@ export function engineRequestFrom(request: InspectedRequest): EngineRequest {
     method: request.method,
     uri: request.uri,
     protocol: request.protocol,
+    // REQUEST_LINE as sent (an absolute-form target, e.g. a proxy probe, stays absolute); REQUEST_URI
+    // and the rest read the origin form the origin gets.
+    requestLine: request.target === undefined || request.target === request.uri ? undefined : `${request.method} ${request.target} ${request.protocol}`,
     headers: engineHeaders(request.headers),
     body: request.body ?? undefined,
   };
