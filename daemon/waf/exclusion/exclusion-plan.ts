@@ -31,7 +31,7 @@ const KEYED = new Set([
 /** A member name that needs no quoting inside an action list (no comma, quote, colon, space, macro). */
 const PLAIN_KEY = /^[A-Za-z0-9_.\-[\]]{1,200}$/;
 /** A path that can stand in "@streq ..." as it is: printable ASCII, no quote, backslash or macro. */
-const PLAIN_PATH = /^\/[\x21-\x7e]{0,2047}$/;
+const PLAIN_PATH = /^\/[\x21\x23-\x5b\x5d-\x7e]{0,2047}$/;
 
 /** CRS's blocking evaluation and correlation rules: they score nothing themselves. */
 export function isBookkeepingRule(ruleId: string): boolean {
