@@ -1,7 +1,7 @@
 // The real AdminApi: shared/admin-client.ts (undici over the admin socket, answers parsed with the
 // shared schemas). Kept apart from the interface so unit tests never load undici.
 import { AdminClient } from '../shared/admin-client.js';
-import type { AdminApi, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
+import type { AdminApi, ExcludeEventBody, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
 import { VulnDbAdminClient } from './vulndb-admin-client.js';
 
 type AddBody = Parameters<AdminClient['addSite']>[0];
@@ -81,6 +81,12 @@ export class SocketAdminApi implements AdminApi {
   }
   setRules(domain: string, files: SetRulesBody) {
     return this.client.setRules(domain, files);
+  }
+  excludeEvent(domain: string, body: ExcludeEventBody) {
+    return this.client.excludeEvent(domain, body);
+  }
+  removeExclusion(domain: string, event: string) {
+    return this.client.removeExclusion(domain, event);
   }
   getAccount() {
     return this.client.getAccount();

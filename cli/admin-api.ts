@@ -5,7 +5,8 @@
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
 import type { EdgeLoad } from '../shared/schemas/admin.js';
-
+import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
+export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
 export type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody };
 
 export interface SiteView {
@@ -115,6 +116,10 @@ export interface AdminApi {
   getRules(domain: string): Promise<RulesView>;
   /** User SecLang files (text + absolute path); null removes one. The daemon validates by loading. */
   setRules(domain: string, files: SetRulesBody): Promise<RulesView>;
+  /** `rules exclude`: the exclusion for one stored request, its replay verdict, and whether it was applied. */
+  excludeEvent(domain: string, body: ExcludeEventBody): Promise<ExclusionResult>;
+  /** `rules exclude --remove`: takes the exclusion of that request (or event) out of the before file. */
+  removeExclusion(domain: string, event: string): Promise<ExclusionRemoved>;
   getAccount(): Promise<AccountView>;
   setApiAccess(enabled: boolean): Promise<AccountView>;
   listTokens(): Promise<TokenListItem[]>;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { dataPaths, type DataPaths } from '../shared/paths.js';
 import type { DaemonStatus, DemoInfo } from '../shared/schemas/admin.js';
 import { createAdminServer, type AdminServer, type RegisterAdminRoutes } from './admin/server.js';
+import { ruleExclusionRoutes } from './admin/routes/rule-exclusions.js';
 import { createApiServer, type ApiServer, type RegisterRoutes } from './api/server.js';
 import { demoInfo, ensureDemoSite } from './demo/demo-site.js';
 import { startDemoOrigin, type DemoOrigin } from './demo/origin.js';
@@ -153,11 +154,16 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
 
   const stop = (reason: string) => shutdown.run(reason);
 
+  const adminDeps = { store, now, status, reload, requestShutdown: (reason: string) => void stop(reason) };
   admin = await createAdminServer({
     socketPath: options.adminSocket,
     logger,
-    deps: { store, now, status, reload, requestShutdown: (reason) => void stop(reason) },
-    register: [...services.adminRoutes, ...(build.adminRoutes ?? [])],
+    deps: adminDeps,
+    register: [
+      ...services.adminRoutes,
+      ruleExclusionRoutes({ ...adminDeps, wafRequest: (siteId, key) => services.eventStore.wafRequest(siteId, key) }),
+      ...(build.adminRoutes ?? []),
+    ],
   });
 
   // Stop accepting and drain first, then the files: the socket and pid file go last.

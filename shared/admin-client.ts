@@ -11,6 +11,7 @@ import {
   BotViewSchema, ProtectedPageViewSchema, RateLimitViewSchema, RulesViewSchema,
   type SetRulesBody, type UpdateSiteBody,
 } from './schemas/site-settings.js';
+import { ExclusionRemovedSchema, ExclusionResultSchema, type ExcludeEventBody } from './schemas/rule-exclusion.js';
 
 // Typed client for the admin socket (daemon/admin/ROUTES.md): HTTP/1.1 over the unix socket with
 // undici. Every answer is parsed with the shared schema; an error answer or an unreachable socket is
@@ -69,6 +70,8 @@ export class AdminClient {
   setBot(domain: string, body: { enabled: boolean; challenge?: 'js' | 'off' }) { return this.#call('PUT', `${sitePath(domain)}/bot`, BotViewSchema, body); }
   getRules(domain: string) { return this.#call('GET', `${sitePath(domain)}/rules`, RulesViewSchema); }
   setRules(domain: string, body: SetRulesBody) { return this.#call('PUT', `${sitePath(domain)}/rules`, RulesViewSchema, body); }
+  excludeEvent(domain: string, body: ExcludeEventBody) { return this.#call('POST', `${sitePath(domain)}/rules/exclusions`, ExclusionResultSchema, body); }
+  removeExclusion(domain: string, event: string) { return this.#call('DELETE', `${sitePath(domain)}/rules/exclusions`, ExclusionRemovedSchema, { event }); }
 
   getAccount() { return this.#call('GET', '/admin/account', AccountViewSchema); }
   setApiAccess(enabled: boolean) { return this.#call('PUT', '/admin/account', AccountViewSchema, { api_access: enabled }); }

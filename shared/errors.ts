@@ -29,6 +29,9 @@ export const ERRORS = {
   config_invalid: { status: 422, message: 'The configuration file is invalid; the running configuration was kept.' },
   // A write found config.json edited by hand since the daemon read it: reload first, nothing was changed.
   config_conflict: { status: 409, message: 'config.json was changed on disk; run `wafctl daemon reload` first.' },
+  // `wafctl rules exclude`: the event is not a WAF refusal of a request of this daemon (rate limit,
+  // challenge, ingested), or its path or rules cannot be written as an exclusion; nothing was written.
+  not_excludable: { status: 422, message: 'The event cannot be turned into a rule exclusion.' },
   // Server side: details are logged, never sent.
   internal_error: { status: 500, message: 'Internal error; the daemon log has the details.' },
   shutting_down: { status: 503, message: 'The daemon is shutting down.' },

@@ -173,6 +173,15 @@ export class FakeAdmin implements AdminApi {
     this.rulesSet.push({ domain, files });
     return this.getRules(domain);
   }
+  // The fake daemon keeps no WAF events: every event is unknown, as to a daemon that never saw it.
+  async excludeEvent(domain: string, body: { event: string }): Promise<never> {
+    this.find(domain);
+    throw new CodedError('not_found', `no WAF event of ${domain} has the id ${body.event}`);
+  }
+  async removeExclusion(domain: string, event: string): Promise<never> {
+    this.find(domain);
+    throw new CodedError('not_found', `no exclusion in the before file of ${domain} comes from ${event}`);
+  }
   async getAccount() {
     this.check();
     return { id: 1, name: 'default', api_access: this.apiAccess };

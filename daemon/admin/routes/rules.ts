@@ -9,31 +9,18 @@ import type { ConfigSnapshot } from '../../store/config/config-store.js';
 import type { AdminDependencies } from '../dependencies.js';
 import { requireLiveSite } from '../protection/site-lookup.js';
 import { ruleFile, rulesView, siteRuleSettings } from '../protection/rule-files.js';
-import type { RuleGroups } from '../../waf/rule-groups.js';
+import { lazyRuleGroups } from '../protection/lazy-rule-groups.js';
 
 // A site's WAF rules on the admin socket (ROUTES.md): `wafctl rules show|set`. User files are
 // validated by loading them with everything else the site runs (base settings, CRS at its paranoia
 // level, cms): a file that does not load is refused with `file:line: reason` and nothing changes.
-// The engine is imported on first use: the daemon should not pay for it before anyone asks.
+// The engine is imported on first use (protection/lazy-rule-groups.ts).
 
 type DomainParams = { Params: { domain: string } };
 
 export function rulesRoutes(app: FastifyInstance, deps: AdminDependencies): void {
   const { store } = deps;
-  let groups: { dir: string; groups: Promise<RuleGroups> } | null = null;
-  const ruleGroups = async (): Promise<{ dir: string; groups: RuleGroups }> => {
-    const dir = deps.status().crs.dir;
-    if (groups === null || groups.dir !== dir) {
-      groups = {
-        dir,
-        groups: import('../../waf/rule-groups.js').then(({ RuleGroups, findCrs }) =>
-          // This one only validates and answers `rules show`; the edge compiles what it runs itself
-          // (sharing the same compiled sets in this process).
-          new RuleGroups(findCrs(dir), { prepareAnnounced: false, log: (m) => app.log.warn(m) })),
-      };
-    }
-    return { dir, groups: await groups.groups };
-  };
+  const ruleGroups = lazyRuleGroups(deps, (m) => app.log.warn(m));
 
   const view = async (site: StoredSite) => {
     const { dir, groups: g } = await ruleGroups();
