@@ -25,8 +25,9 @@ export class EdgeUnderTest {
     private readonly recorded: RecordingRuleSet,
   ) {}
 
-  static async start(waf: Waf): Promise<EdgeUnderTest> {
-    const origin = await startEmulatedOrigin();
+  /** `startOrigin`: the origin behind the edge (CRS 3's emulated one unless given; CRS 4 runs albedo). */
+  static async start(waf: Waf, startOrigin: () => Promise<EmulatedOrigin> = startEmulatedOrigin): Promise<EdgeUnderTest> {
+    const origin = await startOrigin();
     const recorded = recordingRuleSet(waf);
     const snapshot = buildEdgeSnapshot({
       sites: [{ id: 1, domain: 'localhost', isDefault: true, origin: origin.url, waf: { mode: 'detect', paranoia: 4 } }],
