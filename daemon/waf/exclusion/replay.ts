@@ -4,7 +4,7 @@
 // block once the mode is on".
 import type { EngineRequest } from '../../engine/request/model.js';
 import type { Waf } from '../../engine/waf.js';
-import { engineHeaders } from '../engine-inspector.js';
+import { engineHeaders } from '../engine-request.js';
 import { isBookkeepingRule } from './exclusion-plan.js';
 
 export interface ReplayVerdict {
