@@ -42,7 +42,7 @@ export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL
   const shownLogs = useRef<readonly WafLogEntry[]>([]);
 
   const polled = usePoll(
-    () => api.get<WafLogs>('/waf-logs', { page: nav.page, per_page: pageSize, search: nav.search || undefined }),
+    () => api.get<WafLogs>('/waf-logs', { page: nav.page, per_page: pageSize, search: nav.search || undefined, include: 'action' }),
     `${nav.page}\u0000${nav.search}`,
     pollMs,
   );

@@ -15,6 +15,7 @@ export function wafEntry(id: number, overrides: Partial<WafLogEntry> = {}): WafL
     waf_rule_id: id % 2 ? '942100' : '200001',
     group: id % 2 ? 'crs' : 'cms',
     host: 'shop.example.test',
+    action: 'blocked',
     ...overrides,
   };
 }
@@ -37,7 +38,8 @@ export class FakeViewApi implements ViewApi {
     const perPage = Number(query.per_page ?? 50);
     const page = Number(query.page ?? 1);
     const matching = [...this.entries].reverse().filter((e) => matches(e, String(query.search ?? '')));
-    const logs = matching.slice((page - 1) * perPage, page * perPage);
+    // Like the daemon: `action` is not a spec 2.4 field and is there only when asked for.
+    const logs = matching.slice((page - 1) * perPage, page * perPage).map(({ action, ...row }) => (query.include === 'action' ? { ...row, action } : row));
     return { logs, pagination: { page, per_page: perPage, total: matching.length, total_pages: Math.max(1, Math.ceil(matching.length / perPage)) } } as T;
   }
 

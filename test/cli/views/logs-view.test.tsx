@@ -36,7 +36,19 @@ describe('LogsView', () => {
     expect(lines[rowOf(3)]).toMatch(/^› /);
     expect(lines[0]).toContain('page 1/1 · 3 total');
     expect(lines[0]).toContain('crs 2 · cms 1');
-    expect(view.frame()).toMatch(/TIME\s+IP\s+RULE\s+GROUP\s+HOST\s+URI/);
+    expect(view.frame()).toMatch(/TIME\s+ACTION\s+IP\s+RULE\s+GROUP\s+HOST\s+URI/);
+  });
+
+  it('says on every row what the edge did, so a detect-mode match does not look like a block', async () => {
+    const api = new FakeViewApi();
+    api.entries.push(wafEntry(1, { action: 'detected' }), wafEntry(2, { action: 'blocked' }), wafEntry(3, { action: 'rate-limited' }));
+    const view = show(api);
+    await eventually(() => expect(view.frame()).toContain('try=1'));
+    const rowOf = (id: number) => view.frame().split('\n').find((l) => l.includes(`try=${id}`));
+    expect(rowOf(1)).toMatch(/ detected +198\.51\.100\.1 /);
+    expect(rowOf(2)).toMatch(/ blocked +198\.51\.100\.2 /);
+    expect(rowOf(3)).toMatch(/ rate-limited +198\.51\.100\.3 /);
+    expect(api.calls[0].query).toMatchObject({ include: 'action' });
   });
 
   it('moves with arrows and j/k and opens a detail pane with every field and the country', async () => {
