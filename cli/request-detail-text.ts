@@ -21,6 +21,7 @@ export function ruleLines(d: WafRequestDetail): string[] {
   for (const r of d.rules) {
     out.push(`rule ${r.rule_id} [${r.group}] ${r.severity}${r.action ? ` ${r.action}` : ''}: ${r.msg}`);
     if (r.matched_var !== null) out.push(`  matched ${r.matched_var}${r.matched_data !== null ? ` = ${r.matched_data}` : ''}`);
+    if (r.tags.length > 0) out.push(`  tags ${r.tags.join(', ')}`);
     out.push(`  file ${r.file}  (event ${r.id})`);
   }
   return out;

@@ -76,7 +76,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       return result;
     }),
     wafLogs: async (siteId, query) => {
-      const { logs, pagination } = await eventStore.searchWafLogs({ site_id: siteId, page: query.page, per_page: query.per_page, search: query.search });
+      const { logs, pagination } = await eventStore.searchWafLogs({ site_id: siteId, page: query.page, per_page: query.per_page, search: query.search, with_action: query.include === 'action' });
       return { logs, pagination };
     },
     wafRequest: (siteId, key) => eventStore.wafRequest(siteId, key),

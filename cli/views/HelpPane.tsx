@@ -4,11 +4,13 @@ import type { Palette } from './palette.js';
 
 const KEYS: Array<[string, string]> = [
   ['↑ ↓  k j', 'move the selection'],
-  ['Enter', 'detail of the selected event'],
+  ['Enter', 'the selected event\'s request explained, as `wafctl logs show` prints it'],
   ['/', 'search: an IP or CIDR, a URI substring, a rule id or a group (Enter applies, Esc cancels, empty clears)'],
   ['n  p', 'next / previous page'],
   ['b', 'blacklist the selected IP (asks y/n)'],
   ['w', 'whitelist the selected IP (asks y/n)'],
+  ['B  W', 'remove the selected IP from the blacklist / whitelist (asks y/n)'],
+  ['i', 'the selected IP\'s recent events (searches for it; / then Enter on an empty search clears it)'],
   ['?', 'this help (Esc or ? closes)'],
   ['q  Ctrl+C', 'quit'],
 ];

@@ -14,13 +14,13 @@ export function LogsFooter({ mode, palette }: { mode: LogsMode; palette: Palette
   if (mode.kind === 'confirm') {
     return (
       <Text wrap="truncate" bold color={mode.list === 'blacklist' ? palette.danger : palette.warn}>
-        {`${mode.list === 'blacklist' ? 'Blacklist' : 'Whitelist'} ${mode.ip}? y/n`}
+        {mode.op === 'add' ? `${mode.list === 'blacklist' ? 'Blacklist' : 'Whitelist'} ${mode.ip}? y/n` : `Remove ${mode.ip} from the ${mode.list}? y/n`}
       </Text>
     );
   }
   return (
     <Text wrap="truncate" color={palette.muted}>
-      ↑↓/jk move · Enter detail · / search · n/p page · b/w black/whitelist IP · ? help · q quit
+      ↑↓/jk move · Enter detail · / search · i IP's events · n/p page · b/w black/whitelist IP · B/W remove · ? help · q quit
     </Text>
   );
 }

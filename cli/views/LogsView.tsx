@@ -1,16 +1,19 @@
 // `wafctl logs --tui`: a live table of the site's WAF events, newest first. It polls GET /waf-logs
 // every `pollMs` (2 s by default) for the page on screen; keys are in logs-keys.ts, layout in
 // logs-layout.ts. An API error is shown in the view (under the last good page) and polling goes on.
+// Enter opens the selected event's request explained (GET /waf-logs/{id}, as `wafctl logs show`).
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { WafLogEntry, WafLogs } from '../../shared/schemas/management-api.js';
 import { HelpPane } from './HelpPane.js';
 import { LogDetail } from './LogDetail.js';
 import { LogsFooter } from './LogsFooter.js';
+import { changeIpRule, pendingText } from './ip-rule-change.js';
 import { onLogsKey, type LogsNav } from './logs-keys.js';
 import { groupCounts, logColumns, renderHeader, renderRow, visibleWindow } from './logs-layout.js';
 import { paletteFor } from './palette.js';
 import { usePoll } from './use-poll.js';
+import { useRequestDetail } from './use-request-detail.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { describeError, type ViewApi } from './view-api.js';
 
@@ -28,6 +31,8 @@ export interface LogsViewProps {
 
 /** Rows used by everything but the table: header, column header, notice, footer, and one spare. */
 const CHROME_ROWS = 5;
+/** The detail pane's border (2), title and key line. */
+const DETAIL_FRAME_ROWS = 4;
 
 export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL_MS, countryOf }: LogsViewProps) {
   const { exit } = useApp();
@@ -42,12 +47,13 @@ export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL
   const shownLogs = useRef<readonly WafLogEntry[]>([]);
 
   const polled = usePoll(
-    () => api.get<WafLogs>('/waf-logs', { page: nav.page, per_page: pageSize, search: nav.search || undefined }),
+    () => api.get<WafLogs>('/waf-logs', { page: nav.page, per_page: pageSize, search: nav.search || undefined, include: 'action' }),
     `${nav.page}\u0000${nav.search}`,
     pollMs,
   );
   const logs = polled.data?.logs ?? [];
   const selected: WafLogEntry | undefined = logs[Math.min(nav.selected, logs.length - 1)];
+  const detail = useRequestDetail(api, nav.mode.kind === 'detail' ? selected?.id : undefined);
 
   // New events push the page down: keep the cursor on the event it was on, not on the row number.
   // A layout effect, so the corrected cursor lands in the same frame as the new page.
@@ -85,11 +91,10 @@ export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL
     latest.current = { nav: next, selected };
     setNav(next);
     if (effect.kind === 'quit') exit();
-    if (effect.kind === 'add-ip') {
-      const description = selected ? `wafctl logs: rule ${selected.waf_rule_id} (${selected.group})` : 'wafctl logs';
-      setNotice({ text: `adding ${effect.ip} to the ${effect.list}…`, bad: false });
-      api.request('POST', `/ip-rules/${effect.list}`, { body: { ip: effect.ip, description: description.slice(0, 100) } }).then(
-        (result) => setNotice({ text: result.message ?? `${effect.ip} added to the ${effect.list}`, bad: false }),
+    if (effect.kind === 'ip-rule') {
+      setNotice({ text: pendingText(effect), bad: false });
+      changeIpRule(api, effect, selected).then(
+        (message) => setNotice({ text: message, bad: false }),
         (error: unknown) => setNotice({ text: `error: ${describeError(error)}`, bad: true }),
       );
     }
@@ -117,8 +122,8 @@ export function LogsView({ api, colour, search = '', perPage, pollMs = LOGS_POLL
       )}
       {nav.mode.kind === 'help' ? (
         <HelpPane palette={palette} pollSeconds={pollMs / 1000} />
-      ) : nav.mode.kind === 'detail' && selected ? (
-        <LogDetail entry={selected} country={countries[selected.client_ip]} palette={palette} />
+      ) : nav.mode.kind === 'detail' && selected && detail ? (
+        <LogDetail entry={selected} state={detail} country={countries[selected.client_ip]} palette={palette} maxLines={size.rows - CHROME_ROWS - DETAIL_FRAME_ROWS} />
       ) : logs.length === 0 ? (
         <Text color={palette.muted}>
           {polled.data === undefined ? (polled.error === undefined ? 'loading…' : '') : nav.search ? `no WAF events match ${JSON.stringify(nav.search)}` : 'no WAF events yet'}

@@ -1,5 +1,5 @@
 // The logs view's keyboard, as a pure function: the state and one key in, the next state and what
-// to do out (fetch, add an IP rule, quit). LogsView.tsx only runs the effects, so every key is
+// to do out (add or remove an IP rule, quit). LogsView.tsx only runs the effects, so every key is
 // testable without a terminal.
 import type { IpListType } from '../../shared/schemas/management-api.js';
 
@@ -7,7 +7,8 @@ export type LogsMode =
   | { kind: 'list' }
   | { kind: 'search'; draft: string }
   | { kind: 'detail' }
-  | { kind: 'confirm'; list: IpListType; ip: string }
+  /** A y/n question before an IP rule changes: `add` for b/w, `remove` for B/W. */
+  | { kind: 'confirm'; op: IpRuleChange; list: IpListType; ip: string }
   | { kind: 'help' };
 
 export interface LogsNav {
@@ -20,7 +21,9 @@ export interface LogsNav {
   mode: LogsMode;
 }
 
-export type LogsEffect = { kind: 'none' } | { kind: 'quit' } | { kind: 'add-ip'; list: IpListType; ip: string };
+export type IpRuleChange = 'add' | 'remove';
+
+export type LogsEffect = { kind: 'none' } | { kind: 'quit' } | { kind: 'ip-rule'; op: IpRuleChange; list: IpListType; ip: string };
 
 /** The subset of Ink's Key this view reads. */
 export interface KeyPress {
@@ -37,11 +40,19 @@ export interface KeyPress {
 
 const none: LogsEffect = { kind: 'none' };
 
+/** Lower case adds the selected IP to a list, upper case removes it (as `wafctl ip-rules add/remove`). */
+const IP_RULE_KEYS: Record<string, { op: IpRuleChange; list: IpListType } | undefined> = {
+  b: { op: 'add', list: 'blacklist' },
+  w: { op: 'add', list: 'whitelist' },
+  B: { op: 'remove', list: 'blacklist' },
+  W: { op: 'remove', list: 'whitelist' },
+};
+
 export function onLogsKey(nav: LogsNav, input: string, key: KeyPress, selectedIp: string | undefined): [LogsNav, LogsEffect] {
   const mode = nav.mode;
   if (mode.kind === 'search') return [searchKey(nav, mode.draft, input, key), none];
   if (mode.kind === 'confirm') {
-    if (input === 'y' || input === 'Y') return [{ ...nav, mode: { kind: 'list' } }, { kind: 'add-ip', list: mode.list, ip: mode.ip }];
+    if (input === 'y' || input === 'Y') return [{ ...nav, mode: { kind: 'list' } }, { kind: 'ip-rule', op: mode.op, list: mode.list, ip: mode.ip }];
     if (input === 'n' || input === 'N' || key.escape || input === 'q') return [{ ...nav, mode: { kind: 'list' } }, none];
     return [nav, none];
   }
@@ -59,9 +70,11 @@ export function onLogsKey(nav: LogsNav, input: string, key: KeyPress, selectedIp
   }
   if (input === 'p' || key.pageUp) return nav.page > 1 ? [{ ...nav, page: nav.page - 1, selected: 0 }, none] : [nav, none];
   if (key.return && nav.count > 0) return [{ ...nav, mode: { kind: 'detail' } }, none];
-  if ((input === 'b' || input === 'w') && selectedIp) {
-    return [{ ...nav, mode: { kind: 'confirm', list: input === 'b' ? 'blacklist' : 'whitelist', ip: selectedIp } }, none];
-  }
+  if (!selectedIp) return [nav, none];
+  // The selected client's recent events: the API's exact-IP search, from the first page.
+  if (input === 'i') return [{ ...nav, search: selectedIp, page: 1, selected: 0, mode: { kind: 'list' } }, none];
+  const rule = IP_RULE_KEYS[input];
+  if (rule) return [{ ...nav, mode: { kind: 'confirm', ...rule, ip: selectedIp } }, none];
   return [nav, none];
 }
 

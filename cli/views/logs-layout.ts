@@ -29,6 +29,8 @@ export function logColumns(entries: readonly WafLogEntry[], columns: number): Lo
     Math.min(cap, Math.max(min, ...entries.map((e) => [...pick(e)].length)));
   const fixed: LogColumn[] = [
     { header: 'TIME', width: 19, value: (e) => shortTime(e.event_timestamp) },
+    // blocked / detected / challenged / rate-limited: a detect-mode row must not look like a block.
+    { header: 'ACTION', width: widest((e) => e.action ?? '-', 6, 12), value: (e) => e.action ?? '-' },
     { header: 'IP', width: widest((e) => e.client_ip, 2, 39), value: (e) => e.client_ip },
     { header: 'RULE', width: widest((e) => e.waf_rule_id, 4, 10), value: (e) => e.waf_rule_id },
     { header: 'GROUP', width: widest((e) => e.group, 5, 8), value: (e) => e.group },
@@ -36,8 +38,9 @@ export function logColumns(entries: readonly WafLogEntry[], columns: number): Lo
   ];
   const used = SELECT_MARK + fixed.reduce((sum, c) => sum + c.width + 1, 0);
   const uri = Math.max(3, columns - used - 1);
-  // On a very narrow terminal drop HOST, then TIME, before the URI becomes unreadable.
-  if (uri < 12 && columns - used + fixed[4].width + 1 >= 12) return [...fixed.slice(0, 4), uriColumn(columns - used + fixed[4].width)];
+  // On a very narrow terminal drop HOST before the URI becomes unreadable.
+  const host = fixed.length - 1;
+  if (uri < 12 && columns - used + fixed[host].width + 1 >= 12) return [...fixed.slice(0, host), uriColumn(columns - used + fixed[host].width)];
   return [...fixed, uriColumn(uri)];
 }
 

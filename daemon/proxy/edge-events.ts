@@ -17,11 +17,13 @@ export function blockEvent(req: EdgeRequest, block: Block): WafEvent {
 export function ruleEvent(req: EdgeRequest, match: RuleMatch, blocked: boolean): WafEvent {
   return base(req, {
     waf_file: match.file, rule_id: match.ruleId, severity: match.severity, msg: match.msg, group: match.group,
-    action: blocked ? 'block' : 'log', matched_var: match.matchedVar, matched_data: match.matchedData,
+    action: blocked ? 'block' : 'log', matched_var: match.matchedVar, matched_data: match.matchedData, tags: match.tags,
   });
 }
 
-type Specific = Pick<WafEvent, 'waf_file' | 'rule_id' | 'severity' | 'msg' | 'group' | 'action' | 'matched_var' | 'matched_data'>;
+type Specific = Pick<WafEvent, 'waf_file' | 'rule_id' | 'severity' | 'msg' | 'group' | 'action' | 'matched_var' | 'matched_data'> & {
+  tags?: readonly string[];
+};
 
 function base(req: EdgeRequest, s: Specific): WafEvent {
   const e: WafEvent = {
@@ -34,6 +36,8 @@ function base(req: EdgeRequest, s: Specific): WafEvent {
   // Cut at 512 bytes before decoding: a sequence cut in two shows as \xNN.
   if (s.matched_var !== undefined) e.matched_var = byteText(s.matched_var);
   if (s.matched_data !== undefined) e.matched_data = byteText(s.matched_data.slice(0, 512));
+  // A copy: the engine's tag list belongs to the compiled rule and is shared by every match.
+  if (s.tags !== undefined && s.tags.length > 0) e.tags = s.tags.map(byteText);
   return e;
 }
 

@@ -41,6 +41,8 @@ export interface RuleMatch {
   severity: Severity;
   matchedVar?: string;
   matchedData?: string;
+  /** The rule's tags (CRS: attack class, paranoia level, capec...); absent for the edge's own checks. */
+  tags?: readonly string[];
 }
 
 export interface Verdict {

@@ -31,6 +31,8 @@ export interface WafLogQuery {
    * not shift pages. Omitted: the newest id at query time.
    */
   before_id?: number;
+  /** Add each row's `action` (blocked, detected...): wafctl asks for it; spec 2.4 rows have no such field. */
+  with_action?: boolean;
 }
 
 export interface WafLogResult {

@@ -82,6 +82,7 @@ function inspectOnce(waf: Waf, request: InspectedRequest, budgetMs: number, stre
       severity: severityOf(match.severity),
       matchedVar: match.matchedVarName || undefined,
       matchedData: match.data || undefined,
+      tags: match.tags.length > 0 ? match.tags : undefined,
     });
   }
   // The engine refused by itself (a request body over its limits, ModSecurity's 413; in detect

@@ -3,6 +3,7 @@
 // The daemon validates ingested entries with these before they reach the store; the client
 // parses API answers with the read shapes.
 import { z } from 'zod';
+import { REQUEST_ACTIONS } from './waf-request.js';
 
 const int = z.number().int();
 const nonNegInt = int.nonnegative();
@@ -36,6 +37,8 @@ export const NewWafEventSchema = WafEventInputSchema.extend({
   action: z.string().optional(),
   /** ISO 3166-1 alpha-2 of the client, when known. */
   country: z.string().optional(),
+  /** The matched rule's tags (the edge stores them since issue 23; ingested and older events have none). */
+  tags: z.array(z.string()).optional(),
 });
 export type NewWafEvent = z.infer<typeof NewWafEventSchema>;
 
@@ -111,6 +114,11 @@ export const WafLogEntrySchema = z.object({
   waf_rule_id: z.string(),
   group: z.string(),
   host: z.string(),
+  /**
+   * Not in spec 2.4: present only when asked with `include=action` (wafctl does), so a row of a
+   * detect-mode match says `detected` instead of looking like a block (issue 23).
+   */
+  action: z.enum(REQUEST_ACTIONS).optional(),
 });
 export type WafLogEntry = z.infer<typeof WafLogEntrySchema>;
 

@@ -55,6 +55,8 @@ export const WafLogsQuerySchema = z.object({
   page: positiveIntFromQuery.min(1, 'must be 1 or more').default(1),
   per_page: positiveIntFromQuery.min(10, 'must be between 10 and 100').max(100, 'must be between 10 and 100').default(50),
   search: z.string().trim().max(256).optional(),
+  /** `action`: add each row's action (not in the spec, which is silent on extra parameters; rows stay spec 2.4 without it). */
+  include: z.enum(['action'], { message: 'must be "action" (the only extra row field)' }).optional(),
 });
 export type WafLogsQuery = z.infer<typeof WafLogsQuerySchema>;
 

@@ -18,6 +18,8 @@ export const WafRequestRuleSchema = z.object({
   matched_var: z.string().nullable(),
   /** What matched: cut to 200 characters, control bytes escaped, a credential or cookie masked. */
   matched_data: z.string().nullable(),
+  /** The rule's tags as the edge stored them, e.g. `attack-xss`, `paranoia-level/1`; [] when none were stored. */
+  tags: z.array(z.string()),
   /** The rule file (CRS files name the attack class, e.g. REQUEST-941-APPLICATION-ATTACK-XSS.conf). */
   file: z.string(),
 });

@@ -111,6 +111,16 @@ describe('wafctl logs show', () => {
     expect(byEvent).toEqual(detail);
   });
 
+  it('shows each matched rule\'s tags, as the engine reported them', async () => {
+    const xss = detail.rules.find((r) => r.file.includes('941') && r.rule_id !== '949110');
+    expect(xss, JSON.stringify(detail.rules)).toBeDefined();
+    expect(xss!.tags).toEqual(expect.arrayContaining(['attack-xss', 'OWASP_CRS']));
+    // The edge's own checks and rules without tags have an empty list, never a missing field.
+    expect(detail.rules.every((r) => Array.isArray(r.tags))).toBe(true);
+    const text = await d.wafctl('--site', 'shop.example.test', 'logs', 'show', blocked.requestId);
+    expect(text.stdout).toMatch(new RegExp(`^  tags .*attack-xss.*\n  file ${xss!.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  \\(event ${xss!.id}\\)$`, 'm'));
+  });
+
   it('`logs --search REQUEST_ID` lists that request\'s events', async () => {
     const r = await d.wafctl('--site', 'shop.example.test', '--json', 'logs', '--search', blocked.requestId);
     expect(r.code, r.stderr).toBe(0);
@@ -128,6 +138,22 @@ describe('wafctl logs show', () => {
     const other = await d.wafctl('--site', 'shop.example.test', 'logs', 'show', passed.requestId);
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/^error: not_found: /);
+  });
+
+  it('says detected or blocked on every row of `wafctl logs`, table and --json', async () => {
+    const watched = await d.wafctl('--site', 'watch.example.test', '--json', 'logs');
+    expect(watched.code, watched.stderr).toBe(0);
+    const rows = (JSON.parse(watched.stdout) as { logs: Array<{ action?: string }> }).logs;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.action === 'detected')).toBe(true);
+    const shop = (JSON.parse((await d.wafctl('--site', 'shop.example.test', '--json', 'logs')).stdout) as { logs: Array<{ action?: string }> }).logs;
+    expect(shop.length).toBeGreaterThan(0);
+    expect(shop.every((r) => r.action === 'blocked')).toBe(true);
+    const table = await d.wafctl('--site', 'watch.example.test', 'logs');
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+ACTION\s+IP\s+RULE/);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^\S+ \S+\s+detected\s+127\.0\.0\.1 /);
   });
 
   it('refuses an unknown or malformed id with the documented error and exit code', async () => {

@@ -121,7 +121,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => {
-  it('shows, follows, searches, opens details, blacklists with confirmation and quits cleanly', async () => {
+  it('shows, follows, searches, opens details, blacklists and unblacklists with confirmation and quits cleanly', async () => {
     expect(hasTmux, 'tmux is required (apt-get install -y tmux)').toBe(true);
     const statusFile = join(d.box.home, 'logs-tui.status');
     tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', ...paneCommand({ ...d.box.env, TERM: 'xterm-256color', NO_COLOR: '1' }, ['--site', HOST, 'logs', '--tui'], statusFile));
@@ -145,15 +145,17 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await keys('j');
     await keys('k');
     await keys('Enter');
-    screen = await waitForPane((s) => s.includes('waf_rule_id'), 'the detail pane');
-    expect(screen).toMatch(/waf_rule_id\s+200004/);
-    expect(screen).toMatch(/client_ip\s+192\.0\.2\.44/);
-    expect(screen).toMatch(/group\s+cms/);
-    expect(screen).toMatch(/country\s+\S+/);
+    // The detail pane is `wafctl logs show` for the event (GET /waf-logs/{id}); an ingested event
+    // is a request of its own, with no action stored.
+    screen = await waitForPane((s) => s.includes('rule 200004 [cms]'), 'the detail pane');
+    expect(screen).toMatch(/client +192\.0\.2\.44/);
+    expect(screen).toMatch(/request +GET \/xmlrpc\.php/);
+    expect(screen).toMatch(/action +unknown/);
+    expect(screen).toContain('1 rule matched:');
     // Enter closes the pane (Esc does too, but a lone ESC followed at once by another key can be
     // read as Alt+key by any terminal program, so the test does not race it).
     await keys('Enter');
-    await waitForPane((s) => !s.includes('waf_rule_id') && s.includes('/xmlrpc.php'), 'the table again');
+    await waitForPane((s) => !s.includes('rule 200004 [cms]') && s.includes('/xmlrpc.php'), 'the table again');
 
     // Search with the API's semantics: an exact rule id.
     await keys('/');
@@ -172,6 +174,13 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await waitForPane((s) => /198\.51\.100\.77.*blacklist/i.test(s.split('\n').filter((l) => !l.startsWith('›')).join('\n')), 'the API answer');
     const rules = await json<{ blacklist: Array<{ ip: string; description: string }> }>('--site', HOST, 'ip-rules', 'list');
     expect(rules.blacklist).toEqual([expect.objectContaining({ ip: '198.51.100.77', description: 'wafctl logs: rule 930100 (crs)' })]);
+
+    // B takes it off the blacklist again, through DELETE /ip-rules, after y.
+    await keys('B');
+    await waitForPane((s) => s.includes('Remove 198.51.100.77 from the blacklist? y/n'), 'the removal question');
+    await keys('y');
+    await waitForPane((s) => s.includes('198.51.100.77 removed from the blacklist'), 'the removal answer');
+    expect((await json<{ blacklist: unknown[] }>('--site', HOST, 'ip-rules', 'list')).blacklist).toEqual([]);
 
     await keys('?');
     await waitForPane((s) => s.includes('blacklist the selected IP (asks y/n)'), 'the help');
@@ -251,7 +260,9 @@ describe('wafctl logs --follow on a pipe', () => {
       const events = lines().map((l) => JSON.parse(l) as { id: number; uri: string; client_ip: string });
       expect(events.map((e) => e.uri), err).toEqual([...markers.slice(firstShown), '/follow/one', '/follow/two']);
       expect(events.at(-2)!.id).toBeLessThan(events.at(-1)!.id);
-      expect(Object.keys(events.at(-2)!).sort()).toEqual(['client_ip', 'event_timestamp', 'group', 'host', 'id', 'uri', 'waf_rule_id']);
+      // The --json shape of a row, with the action wafctl asks for (an ingested event's is unknown).
+      expect(Object.keys(events.at(-2)!).sort()).toEqual(['action', 'client_ip', 'event_timestamp', 'group', 'host', 'id', 'uri', 'waf_rule_id']);
+      expect((events.at(-2) as { action?: string }).action).toBe('unknown');
     } finally {
       child.kill('SIGINT');
     }

@@ -50,7 +50,7 @@ export async function followLogs(api: ViewApi, options: FollowOptions): Promise<
 async function newerThan(api: ViewApi, lastId: number | undefined, options: FollowOptions): Promise<WafLogEntry[]> {
   const found: WafLogEntry[] = [];
   for (let page = 1; page <= MAX_PAGES_PER_POLL; page++) {
-    const data = await api.get<WafLogs>('/waf-logs', { page, per_page: PER_PAGE, search: options.search });
+    const data = await api.get<WafLogs>('/waf-logs', { page, per_page: PER_PAGE, search: options.search, include: 'action' });
     for (const entry of data.logs) {
       if (lastId !== undefined && entry.id <= lastId) return found;
       found.push(entry);

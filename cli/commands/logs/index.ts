@@ -16,6 +16,8 @@ import { registerLogsShow } from './show.js';
 
 const columns: Column<WafLogEntry>[] = [
   { header: 'TIME', value: (e) => e.event_timestamp.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') },
+  // Not spec 2.4: the daemon adds it when asked (include=action); an older daemon leaves it out.
+  { header: 'ACTION', value: (e) => e.action ?? '-' },
   { header: 'IP', value: (e) => e.client_ip },
   { header: 'RULE', value: (e) => e.waf_rule_id, align: 'right' },
   { header: 'GROUP', value: (e) => e.group },
@@ -69,7 +71,7 @@ async function runLogs(ctx: CommandContext, options: LogsOptions, views: ViewLau
     return;
   }
   if (options.tui && !ctx.out.json) ctx.out.info('note: --tui needs an interactive terminal (stdin and stdout); printing the table');
-  const data = await api.get<WafLogs>('/waf-logs', { search: options.search, page: options.page, per_page: options.perPage });
+  const data = await api.get<WafLogs>('/waf-logs', { search: options.search, page: options.page, per_page: options.perPage, include: 'action' });
   ctx.out.list(data.logs, columns, { empty: options.search ? `no WAF events match ${JSON.stringify(options.search)}` : 'no WAF events yet', json: data });
   const { page, total_pages: pages, total } = data.pagination;
   if (!ctx.out.json && total > 0) ctx.out.info(`page ${page} of ${pages} (${total} event${total === 1 ? '' : 's'})`);

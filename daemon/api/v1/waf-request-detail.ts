@@ -1,6 +1,7 @@
 // Builds the GET /waf-logs/{id} answer from the stored events of one request.
 import type { StoredWafEvent } from '../../../shared/schemas/events.js';
 import type { RequestAction, WafRequestDetail, WafRequestRule } from '../../../shared/schemas/waf-request.js';
+import { eventAction } from '../../store/events/event-action.js';
 import { isSecretVariable, maskSecret } from './secret-mask.js';
 import { shownText } from './shown-text.js';
 
@@ -28,11 +29,7 @@ export function requestDetail(events: readonly StoredWafEvent[], status: number 
 /** The edge stores `block` on the match that refused the request, `log` on the ones that passed. */
 export function requestAction(events: readonly StoredWafEvent[]): RequestAction {
   const refusing = events.find((e) => e.action === 'block' || e.action === 'drop');
-  if (refusing) {
-    if (refusing.group === 'rate-limit') return 'rate-limited';
-    if (refusing.group === 'bot' && refusing.rule_id.includes('challenge')) return 'challenged';
-    return 'blocked';
-  }
+  if (refusing) return eventAction(refusing.action, refusing.group, refusing.rule_id);
   // Events ingested from elsewhere carry no action: what was done is not known.
   return events.some((e) => e.action === 'log') ? 'detected' : 'unknown';
 }
@@ -49,6 +46,12 @@ function ruleOf(e: StoredWafEvent): WafRequestRule {
   const data = e.matched_data === undefined ? null : shownText(isSecretVariable(e.matched_var) ? maskSecret(e.matched_data) : e.matched_data);
   return {
     id: e.id, rule_id: e.rule_id, group: e.group, msg: e.msg, severity: e.severity, action: e.action ?? null,
-    matched_var: e.matched_var ?? null, matched_data: data, file: e.waf_file,
+    matched_var: e.matched_var ?? null, matched_data: data, tags: tagsOf(e), file: e.waf_file,
   };
+}
+
+/** Stored tags; events stored before tags were kept (or a hand-edited line) have none. */
+function tagsOf(e: StoredWafEvent): string[] {
+  const tags: unknown = e.tags;
+  return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }

@@ -13,7 +13,8 @@ import { CHUNK_SIZE as URI_CHUNK, type PackedUris, type SealedUris } from './uri
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
-export const SNAPSHOT_VERSION = 5;
+// 6: a u32 `action` column per event (event-action.ts codes) for the rows' action (issue 23).
+export const SNAPSHOT_VERSION = 6;
 
 export interface Coverage {
   /** Segment file name -> bytes covered and their fingerprint. */
@@ -30,7 +31,7 @@ interface WafMeta {
 }
 
 const POSTINGS = ['byIp', 'byRule', 'byGroup'] as const;
-const U32_COLUMNS = ['ip', 'rule', 'group', 'host'] as const;
+const U32_COLUMNS = ['ip', 'rule', 'group', 'host', 'action'] as const;
 
 export function writeWafSnapshot(file: string, snap: WafIndexSnapshot, coverage: Coverage): Promise<number> {
   const w = new SnapshotWriter();
@@ -135,7 +136,7 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
         };
       };
       const [ids, ts] = [col('ids', 'f64'), col('ts', 'f64')];
-      const [ip, rule, group, host] = U32_COLUMNS.map((name) => col(name, 'u32'));
+      const [ip, rule, group, host, action] = U32_COLUMNS.map((name) => col(name, 'u32'));
       const n = count(ids, 8);
       const [byIp, byRule, byGroup] = POSTINGS.map(postings);
       const chunks = sealed.map((ch, i): PackedUris => {
@@ -145,7 +146,7 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
       const open = col('open', 'json');
       // What can be checked without inflating is checked now, so that a snapshot whose parts
       // do not fit together is refused at open (and rebuilt), not at the site's first use.
-      const sameLength = [ts, ip, rule, group, host].every((c) => count(c, c === ts ? 8 : 4) === n);
+      const sameLength = [ts, ip, rule, group, host, action].every((c) => count(c, c === ts ? 8 : 4) === n);
       if (!sameLength || !byIp.fits || !byRule.fits || !byGroup.fits || sealed.length !== Math.floor(n / URI_CHUNK)) throw new Error(`snapshot: the sections of site ${id} do not fit together`);
       const unpack = (): SiteWafColumns => ({
         ids: f64Of(ids),
@@ -154,6 +155,7 @@ export function readWafSnapshot(file: string): { snap: PackedWafIndex; coverage:
         rule: u32Of(rule),
         group: u32Of(group),
         host: u32Of(host),
+        action: u32Of(action),
         uris: { sealed: chunks, open: jsonOf<string[]>(open) },
         byIp: byIp.load(),
         byRule: byRule.load(),

@@ -15,6 +15,8 @@ export interface SiteWafColumns {
   rule: Uint32Array;
   group: Uint32Array;
   host: Uint32Array;
+  /** The stored edge action per event, as event-action.ts codes. */
+  action: Uint32Array;
   uris: UriColumnSnapshot;
   byIp: PostingsSnapshot;
   byRule: PostingsSnapshot;
@@ -35,6 +37,8 @@ export class SiteWafIndex {
   readonly rule: GrowableU32;
   readonly group: GrowableU32;
   readonly host: GrowableU32;
+  /** event-action.ts codes: what the edge did, so a row can say detected rather than look like a block. */
+  readonly action: GrowableU32;
   readonly uris: UriColumn;
   /** Canonical IP -> positions. */
   readonly byIp: Postings;
@@ -57,6 +61,7 @@ export class SiteWafIndex {
     this.rule = c ? GrowableU32.from(c.rule, spill) : new GrowableU32(16, spill);
     this.group = c ? GrowableU32.from(c.group, spill) : new GrowableU32(16, spill);
     this.host = c ? GrowableU32.from(c.host, spill) : new GrowableU32(16, spill);
+    this.action = c ? GrowableU32.from(c.action, spill) : new GrowableU32(16, spill);
     this.uris = c ? UriColumn.restore(c.uris, spill) : UriColumn.withSpill(spill);
     // Restored postings take their keys and key ids from the restored tables, by value ref.
     this.byIp = new Postings((k) => tables.ips.keyId(k), c?.byIp, tables.ips, spill);
@@ -76,7 +81,7 @@ export class SiteWafIndex {
     return this.ids.length;
   }
 
-  add(id: number, ts: number, ipRef: number, ruleRef: number, groupRef: number, hostRef: number, uri: string): void {
+  add(id: number, ts: number, ipRef: number, ruleRef: number, groupRef: number, hostRef: number, actionCode: number, uri: string): void {
     const p = this.ids.length;
     this.ids.push(id);
     this.ts.push(ts);
@@ -84,6 +89,7 @@ export class SiteWafIndex {
     this.rule.push(ruleRef);
     this.group.push(groupRef);
     this.host.push(hostRef);
+    this.action.push(actionCode);
     this.uris.push(uri);
     const t = this.tables;
     const ipKey = t.ips.keys[ipRef];
@@ -100,6 +106,7 @@ export class SiteWafIndex {
       rule: this.rule.copy(),
       group: this.group.copy(),
       host: this.host.copy(),
+      action: this.action.copy(),
       uris: this.uris.snapshot(),
       byIp: this.byIp.snapshot(),
       byRule: this.byRule.snapshot(),

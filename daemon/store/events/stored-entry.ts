@@ -29,7 +29,8 @@ export function wafEntryProblem(v: unknown, day: number): string | null {
 
 export const toWafIndexEntry = (v: unknown): WafIndexEntry => {
   const e = v as WafIndexEntry;
-  return { id: e.id, site_id: e.site_id, timestamp_ms: e.timestamp_ms, client_ip: e.client_ip, uri: e.uri, rule_id: e.rule_id, group: e.group, host: e.host };
+  const action = typeof e.action === 'string' ? e.action : undefined;
+  return { id: e.id, site_id: e.site_id, timestamp_ms: e.timestamp_ms, client_ip: e.client_ip, uri: e.uri, rule_id: e.rule_id, group: e.group, host: e.host, action };
 };
 
 export function accessEntryProblem(v: unknown, day: number): string | null {

@@ -6,6 +6,7 @@ import { IpTable, StringTable, type StringTableSnapshot } from './string-table.j
 import { dayOfMs } from './segment-names.js';
 import { unpackOrDamage } from './snapshot-damage.js';
 import { ChunkSpill, type SpillOptions } from './chunk-spill.js';
+import { edgeActionCode, edgeActionOf } from './event-action.js';
 
 /** The fields the index needs from a stored WAF event. */
 export interface WafIndexEntry {
@@ -17,6 +18,8 @@ export interface WafIndexEntry {
   rule_id: string;
   group: string;
   host: string;
+  /** The stored edge action (`block`, `log`...); absent on ingested events. */
+  action?: string;
 }
 
 export interface WafIndexSnapshot {
@@ -73,7 +76,7 @@ export class WafIndex {
     let site = this.site(e.site_id);
     if (!site) this.sites.set(e.site_id, (site = new SiteWafIndex(this.tables, undefined, this.spill)));
     const t = this.tables;
-    site.add(id, e.timestamp_ms, t.ips.ref(e.client_ip), t.rules.ref(e.rule_id), t.groups.ref(e.group), t.hosts.ref(e.host), e.uri);
+    site.add(id, e.timestamp_ms, t.ips.ref(e.client_ip), t.rules.ref(e.rule_id), t.groups.ref(e.group), t.hosts.ref(e.host), edgeActionCode(e.action), e.uri);
     if (id > this.maxId) this.maxId = id;
     this.count++;
   }
@@ -150,6 +153,7 @@ export class WafIndex {
           rule_id: t.rules.values[s.rule.get(p)],
           group: t.groups.values[s.group.get(p)],
           host: t.hosts.values[s.host.get(p)],
+          action: edgeActionOf(s.action.get(p)),
         };
       }
     }
@@ -175,6 +179,7 @@ export class WafIndex {
           rule_id: t.rules.values[s.rule.get(p)],
           group: t.groups.values[s.group.get(p)],
           host: t.hosts.values[s.host.get(p)],
+          action: edgeActionOf(s.action.get(p)),
         });
       }
     }

@@ -3,6 +3,7 @@
 import { EventInputError, type WafLogQuery, type WafLogResult } from '../event-store.js';
 import type { WafLogEntry } from '../../../shared/schemas/events.js';
 import { countAtMost } from './growable-array.js';
+import { edgeActionOf, eventAction } from './event-action.js';
 import { bucketInCidr, cidrBucket, cidrContains, parseCidr, parseIp, type Cidr } from './ip-address.js';
 import type { SiteWafIndex } from './site-waf-index.js';
 import type { Postings } from './postings.js';
@@ -132,9 +133,9 @@ function pageOf(m: Matches, limit: number, skip: number, take: number): { total:
   return { total: postings.count(key) - newer, positions };
 }
 
-function row(site: SiteWafIndex, index: WafIndex, p: number): WafLogEntry {
+function row(site: SiteWafIndex, index: WafIndex, p: number, withAction: boolean): WafLogEntry {
   const t = index.tables;
-  return {
+  const entry: WafLogEntry = {
     id: site.ids.get(p),
     event_timestamp: new Date(site.ts.get(p)).toISOString(),
     client_ip: t.ips.values[site.ip.get(p)],
@@ -143,6 +144,8 @@ function row(site: SiteWafIndex, index: WafIndex, p: number): WafLogEntry {
     group: t.groups.values[site.group.get(p)],
     host: t.hosts.values[site.host.get(p)],
   };
+  if (withAction) entry.action = eventAction(edgeActionOf(site.action.get(p)), entry.group, entry.waf_rule_id);
+  return entry;
 }
 
 function checkQuery(q: WafLogQuery): void {
@@ -166,7 +169,7 @@ export function searchWafLogs(index: WafIndex, q: WafLogQuery): WafLogResult {
   const limit = countAtMost(site.length, (i) => site.ids.get(i), asOf);
   const m = findMatches(site, index, filter, limit);
   const { total, positions } = pageOf(m, limit, (q.page - 1) * q.per_page, q.per_page);
-  const logs = positions.map((p) => row(site, index, p));
+  const logs = positions.map((p) => row(site, index, p, q.with_action === true));
   return { logs, pagination: { page: q.page, per_page: q.per_page, total, total_pages: Math.ceil(total / q.per_page) }, as_of_id: asOf };
 }
 

@@ -1,9 +1,10 @@
 // A management API in memory for the view tests: /waf-logs with the API's search semantics
-// (exact IP, CIDR, rule id, group, URI substring) and paging, /analytics per period, and the two
-// IP-rule POSTs. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
+// (exact IP, CIDR, rule id, group, URI substring) and paging, /waf-logs/{id} from `details`,
+// /analytics per period, the two IP-rule POSTs and the DELETE. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
 import { act } from 'react';
 import { ApiError } from '../../../shared/api-client/index.js';
 import type { Analytics, WafLogEntry } from '../../../shared/schemas/management-api.js';
+import type { WafRequestDetail } from '../../../shared/schemas/waf-request.js';
 import type { ViewApi } from '../../../cli/views/view-api.js';
 
 export function wafEntry(id: number, overrides: Partial<WafLogEntry> = {}): WafLogEntry {
@@ -15,6 +16,7 @@ export function wafEntry(id: number, overrides: Partial<WafLogEntry> = {}): WafL
     waf_rule_id: id % 2 ? '942100' : '200001',
     group: id % 2 ? 'crs' : 'cms',
     host: 'shop.example.test',
+    action: 'blocked',
     ...overrides,
   };
 }
@@ -23,6 +25,12 @@ export class FakeViewApi implements ViewApi {
   /** Stored oldest first, like the store; served newest first. */
   entries: WafLogEntry[] = [];
   analytics = new Map<string, Analytics>();
+  /** GET /waf-logs/{id} answers by event id; a missing id is 404 not_found, like the daemon. */
+  details = new Map<number, WafRequestDetail>();
+  /** While set, GET /waf-logs/{id} waits for it: the test sees the loading state, then releases it. */
+  detailGate?: Promise<void>;
+  /** IPs on each list, for the DELETE: removing one that is not there is 404 not_found. */
+  listed = { blacklist: new Set<string>(), whitelist: new Set<string>() };
   failWith?: ApiError;
   calls: Array<{ method: string; path: string; query?: Record<string, unknown>; body?: unknown }> = [];
 
@@ -34,16 +42,30 @@ export class FakeViewApi implements ViewApi {
       if (!data) throw new ApiError('not_found', 'no analytics', { status: 404 });
       return data as T;
     }
+    const detailId = /^\/waf-logs\/(\d+)$/.exec(path);
+    if (detailId) {
+      await this.detailGate;
+      const detail = this.details.get(Number(detailId[1]));
+      if (!detail) throw new ApiError('not_found', `no WAF event of shop.example.test has the id ${detailId[1]}`, { status: 404 });
+      return structuredClone(detail) as T;
+    }
     const perPage = Number(query.per_page ?? 50);
     const page = Number(query.page ?? 1);
     const matching = [...this.entries].reverse().filter((e) => matches(e, String(query.search ?? '')));
-    const logs = matching.slice((page - 1) * perPage, page * perPage);
+    // Like the daemon: `action` is not a spec 2.4 field and is there only when asked for.
+    const logs = matching.slice((page - 1) * perPage, page * perPage).map(({ action, ...row }) => (query.include === 'action' ? { ...row, action } : row));
     return { logs, pagination: { page, per_page: perPage, total: matching.length, total_pages: Math.max(1, Math.ceil(matching.length / perPage)) } } as T;
   }
 
   async request<T>(method: string, path: string, options: { body?: unknown } = {}) {
     this.calls.push({ method, path, body: options.body });
     if (this.failWith) throw this.failWith;
+    if (method === 'DELETE') {
+      const { ip, type } = options.body as { ip: string; type: 'blacklist' | 'whitelist' };
+      if (!this.listed[type].delete(ip)) throw new ApiError('not_found', `${ip} is not in the ${type}`, { status: 404 });
+      const message = `${ip} removed from the ${type}`;
+      return { body: { success: true, message }, data: undefined as T, message, status: 200 };
+    }
     const ip = (options.body as { ip: string }).ip;
     if (ip === '198.51.100.66') throw new ApiError('duplicate', `${ip} is already in the whitelist`, { status: 409 });
     const message = `${ip} added to the ${path.split('/').pop()}`;

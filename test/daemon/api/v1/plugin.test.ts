@@ -103,6 +103,9 @@ describe('routes', () => {
     expect(res).toMatchObject({ status: 422, body: { success: false, error: 'validation_error' } });
     expect(res.body.message).toContain('per_page');
     expect((await call('GET', '/analytics?period=1y')).body.message).toContain('period');
+    const include = await call('GET', '/waf-logs?include=tags');
+    expect(include).toMatchObject({ status: 422, body: { success: false, error: 'validation_error' } });
+    expect(include.body.message).toMatch(/include.*must be "action"/);
     const ok = await call('GET', '/waf-logs?page=2&per_page=10');
     expect(successEnvelope(WafLogsSchema).parse(ok.body).data.pagination).toMatchObject({ page: 2, per_page: 10 });
   });
