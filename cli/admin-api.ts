@@ -32,6 +32,8 @@ export interface SiteSettingsView {
   block_response: '403' | '404' | 'drop';
   on_engine_error: 'closed' | 'open';
   body_over_limit: 'reject' | 'pass';
+  /** Absent from daemons older than the setting. */
+  response_inspection?: 'on' | 'off';
   is_default: boolean;
   tls: 'site' | 'generated';
 }
@@ -87,6 +89,7 @@ export interface SiteChanges {
   block_response?: '403' | '404' | 'drop';
   on_engine_error?: 'closed' | 'open';
   body_over_limit?: 'reject' | 'pass';
+  response_inspection?: 'on' | 'off';
   is_default?: boolean;
   /** PEM texts; null: back to the edge's generated certificate. */
   tls?: { cert: string; key: string } | null;

@@ -43,6 +43,7 @@ function siteInput(site: StoredSite): SiteInput {
       rulesAfter: p.waf.rules_after ? { name: p.waf.rules_after.path, text: p.waf.rules_after.text } : null,
     },
     bodyOverLimit: p.body_over_limit ?? 'reject',
+    responseInspection: (p.response_inspection ?? 'on') === 'on',
     tls: site.tls ?? null,
   };
 }

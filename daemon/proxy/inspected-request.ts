@@ -6,7 +6,10 @@ import type { CompiledSite } from './snapshot.js';
 // The engine's view of a request (inspector.ts): raw headers in arrival order, the body if read.
 
 export function siteView(site: CompiledSite): InspectedRequest['site'] {
-  return { id: site.id, domain: site.domain, mode: site.waf.mode as 'on' | 'detect', paranoia: site.waf.paranoia, rules: site.waf.rules };
+  return {
+    id: site.id, domain: site.domain, mode: site.waf.mode as 'on' | 'detect', paranoia: site.waf.paranoia, rules: site.waf.rules,
+    responses: site.responseInspection,
+  };
 }
 
 export function inspectedRequest(edge: EdgeRequest, req: IncomingMessage, site: InspectedRequest['site'], body: Buffer | null): InspectedRequest {

@@ -28,6 +28,8 @@ export interface InspectedRequest {
     readonly id: number; readonly domain: string; readonly mode: 'on' | 'detect'; readonly paranoia: 1 | 2 | 3 | 4;
     /** The site's engine settings (snapshot waf.rules): the engine runs the rule set compiled for them. */
     readonly rules?: WafRuleSettings;
+    /** Run the response phases (3-5) for this site (site setting response_inspection); absent: no. */
+    readonly responses?: boolean;
   };
 }
 
@@ -57,6 +59,32 @@ export interface Verdict {
    * per-minute limit for that counter (EdgeSnapshot site.ruleCounters).
    */
   counters?: string[];
+  /**
+   * The same transaction's response side, when the site inspects responses (site.responses). The
+   * edge calls head() on the origin's response head, then body() once (with the decoded first
+   * bytes of an inspected body, or null), then logging() after the response, for every request,
+   * blocked ones included. Any of them may throw as inspect() may (the engine failed, the time
+   * budget, which covers all phases, ran out).
+   */
+  response?: ResponseInspection;
+}
+
+/** Phases 3-5 of one request's transaction (see Verdict.response). */
+export interface ResponseInspection {
+  /** Phase 3 on the status and header pairs (raw, arrival order); says whether to read the body. */
+  head(status: number, headers: ReadonlyArray<readonly [string, string]>): ResponseHeadVerdict;
+  /** Phase 4 on the first `bodyLimit` decoded bytes (null: the body is not read); once, after head(). */
+  body(body: Buffer | null, partial: boolean): Verdict | null;
+  /** Phase 5, after the response: what its rules logged (CRS 980). Never blocks. */
+  logging(): RuleMatch[];
+}
+
+export interface ResponseHeadVerdict {
+  verdict: Verdict | null;
+  /** Read the body into the inspected copy: the engine's SecResponseBodyAccess and MIME types. */
+  wantsBody: boolean;
+  /** SecResponseBodyLimit: bytes of the decoded body phase 4 reads; the rest streams (ProcessPartial). */
+  bodyLimit: number;
 }
 
 export interface RequestInspector {

@@ -50,11 +50,23 @@ export class OriginRelay {
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     // 1xx: node's server has answered 100 Continue itself; other interim responses are not relayed.
     if (statusCode < 200) return true;
-    this.timing.upstreamTimeS = (performance.now() - this.sentAt) / 1000;
+    this.headArrived();
     this.resume = resume;
     // A header node refuses to write throws here; undici turns that into onError (502).
     this.res.writeHead(statusCode, clientResponseHeaders(rawHeaders, this.requestId));
     return true;
+  }
+
+  /** Records the time to the origin's response head (once; an inspecting relay calls it before it
+   *  holds the head back for phases 3-4, so the figure is the origin's, not the inspection's). */
+  headArrived(): void {
+    this.timing.upstreamTimeS ??= (performance.now() - this.sentAt) / 1000;
+  }
+
+  /** Body bytes held back for inspection, written at once: onData's backpressure for the last. */
+  onDataHeld(chunks: readonly Buffer[]): boolean {
+    for (let i = 0; i < chunks.length - 1; i++) this.res.write(chunks[i]);
+    return chunks.length === 0 ? true : this.onData(chunks[chunks.length - 1]);
   }
 
   onData(chunk: Buffer): boolean {

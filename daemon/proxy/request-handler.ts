@@ -21,7 +21,9 @@ import type { EdgeLimits } from './hardening/edge-limits.js';
 import type { LoadShedder } from './hardening/load-shedder.js';
 import { protocolRefusal } from './hardening/request-guard.js';
 import { inspectedRequest, siteView } from './inspected-request.js';
-import type { RequestInspector, Verdict } from './inspector.js';
+import type { RequestInspector, ResponseInspection, Verdict } from './inspector.js';
+import { InspectingRelay } from './inspecting-relay.js';
+import { logPhase, responseGate } from './response-gate.js';
 import type { OriginPools } from './origin-pools.js';
 import { OriginRelay } from './origin-relay.js';
 import { page } from './pages.js';
@@ -58,7 +60,9 @@ interface RequestState {
   /** res has closed (response done, or the client gone). */
   closed: boolean;
   /** The origin exchange, once the request is forwarded. */
-  relay: OriginRelay | null;
+  relay: OriginRelay | InspectingRelay | null;
+  /** The engine transaction's response side (phases 3-5), when the site inspects responses. */
+  exchange: ResponseInspection | null;
 }
 
 const UNKNOWN_PEER: IpKey = { v: 4, n: 0, text: '0.0.0.0' };
@@ -87,13 +91,15 @@ export class RequestHandler {
     // res.socket is detached by the time 'close' fires on keep-alive connections: keep a reference.
     const socket = req.socket;
     const startBytes = socket.bytesWritten;
-    const state: RequestState = { blocked: false, upstreamTimeS: undefined, closed: false, relay: null };
+    const state: RequestState = { blocked: false, upstreamTimeS: undefined, closed: false, relay: null, exchange: null };
     // The one 'close' listener of a request: frees its in-flight slot, stops the origin if the
     // client left before the response was complete, and writes the access entry.
     res.once('close', () => {
       state.closed = true;
       this.deps.shedder.release();
       state.relay?.clientGone();
+      // Phase 5 for every request the engine saw, blocked ones too; its events before the access entry.
+      if (state.exchange) logPhase(ctx.edge, this.deps.sink, state.exchange);
       this.deps.sink.access(accessEntry(ctx.edge, {
         status: res.statusCode, bytesSent: socket.bytesWritten - startBytes, blocked: state.blocked,
         requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS,
@@ -192,6 +198,7 @@ export class RequestHandler {
         verdict = this.deps.inspector.inspect(inspectedRequest(edge, req, view, body));
       } catch (err) { this.engineFailed(edge, peer, req, res, forwardBody, state, err); return; }
       const after = (v: Verdict | null) => {
+        state.exchange = v?.response ?? null;
         const blocked = !!v?.block && site.waf.mode === 'on';
         if (v) for (const m of v.matches) this.deps.sink.waf(ruleEvent(edge, m, blocked));
         if (!blocked && site.waf.mode === 'on' && v?.counters?.length) {
@@ -252,7 +259,9 @@ export class RequestHandler {
       peer: peer.text, peerTrusted: this.deps.clientIps.isTrusted(peer), secure: edge.secure, requestId: edge.requestId,
       bufferedLength: Buffer.isBuffer(body) ? body.length : undefined,
     });
-    const relay = new OriginRelay(res, edge.requestId, state);
+    const origin = new OriginRelay(res, edge.requestId, state);
+    // Phases 3-4 hold the response back until they have judged it (inspecting-relay.ts).
+    const relay = state.exchange === null ? origin : new InspectingRelay(origin, state.exchange, responseGate(edge, this.deps.sink, res, req.socket, { blocked: () => { state.blocked = true; } }), edge.method);
     state.relay = relay;
     this.deps.pools.get(site).dispatch(
       { path: site.originBasePath + edge.uri, method: edge.method as 'GET', headers, body: body ?? (hasBody(req) ? req : null) },

@@ -55,6 +55,7 @@ export function fallbackSite(raw: unknown, previous: EdgeSnapshot | null, reason
     bot: Object.freeze({ enabled: false, challenge: 'off', blockAutomated: false }),
     waf: Object.freeze({ mode: 'on', paranoia: 1, onError: 'closed', rules: defaultRuleSettings(1) }),
     bodyOverLimit: 'reject',
+    responseInspection: true,
     ruleCounters: new Map(),
     secureContext: null,
   } satisfies CompiledSite);

@@ -56,6 +56,8 @@ export const SiteInputSchema = z.object({
   }).default({ mode: 'on', paranoia: 1, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, rulesBefore: null, rulesAfter: null }),
   /** A body over the inspection limit: 'reject' answers 413, 'pass' forwards it uninspected with an event. */
   bodyOverLimit: z.enum(['reject', 'pass']).default('reject'),
+  /** Response phases 3-5 (headers, bodies of the engine's MIME types up to its limit, logging); off: responses stream untouched. */
+  responseInspection: z.boolean().default(true),
   /** Per-minute limits of the rule counters (Verdict.counters) per client IP; wp_login feeds on cms rules 200103/200140. */
   ruleCounters: z.record(z.string().regex(/^[a-z0-9_]+$/, 'counter names are lower-case letters, digits and _'), z.number().int().positive())
     .default({ wp_login: 10 }),

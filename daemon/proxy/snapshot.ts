@@ -45,6 +45,8 @@ export interface CompiledSite {
     readonly rules: WafRuleSettings;
   };
   readonly bodyOverLimit: 'reject' | 'pass';
+  /** Run the response phases 3-5 (the inspector gets site.responses); off: responses stream untouched. */
+  readonly responseInspection: boolean;
   /** Per-minute limits of rule counters by name (see inspector.ts Verdict.counters). */
   readonly ruleCounters: ReadonlyMap<string, number>;
   readonly secureContext: tls.SecureContext | null;
@@ -219,6 +221,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
       }),
     }),
     bodyOverLimit: cfg.bodyOverLimit,
+    responseInspection: cfg.responseInspection,
     ruleCounters: new Map(Object.entries(cfg.ruleCounters)),
     secureContext,
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
 import { DomainSchema, OriginSchema } from './domain.js';
-import { BLOCK_RESPONSES, BOT_CHALLENGES, BODY_OVER_LIMIT_POLICIES, ENGINE_FAILURE_MODES, WAF_MODES } from './site.js';
+import { BLOCK_RESPONSES, BOT_CHALLENGES, BODY_OVER_LIMIT_POLICIES, ENGINE_FAILURE_MODES, RESPONSE_INSPECTION_STATES, WAF_MODES } from './site.js';
 
 // Requests and answers of the admin socket's protection routes (daemon/admin/ROUTES.md): site
 // settings (`wafctl site set`), rate limits and protected pages (`wafctl protect`), bot protection,
@@ -33,6 +33,7 @@ export const UpdateSiteBodySchema = z.object({
   block_response: z.enum(BLOCK_RESPONSES).optional(),
   on_engine_error: z.enum(ENGINE_FAILURE_MODES).optional(),
   body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),
+  response_inspection: z.enum(RESPONSE_INSPECTION_STATES).optional(),
   is_default: z.boolean().optional(),
   /** The site's own certificate chain and key (PEM); null: back to the edge's generated certificate. */
   tls: z.object({ cert: Pem, key: Pem }).strict().nullable().optional(),

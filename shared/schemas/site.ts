@@ -14,6 +14,8 @@ export const BOT_CHALLENGES = ['off', 'js'] as const;
 export const ENGINE_FAILURE_MODES = ['closed', 'open'] as const;
 /** What the edge does with a body over the inspection limit: 413, or forward it uninspected with an event. */
 export const BODY_OVER_LIMIT_POLICIES = ['reject', 'pass'] as const;
+/** Response inspection (phases 3-5) per site: on by default. */
+export const RESPONSE_INSPECTION_STATES = ['on', 'off'] as const;
 
 const Timestamp = z.iso.datetime();
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
@@ -53,6 +55,8 @@ export const ProtectionSchema = z.object({
   }),
   /** (absent: 'reject') a request body over the inspection limit: 413, or forwarded uninspected with an event. */
   body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),
+  /** (absent: 'on') response headers and bodies through the response phases; 'off': they stream untouched. */
+  response_inspection: z.enum(RESPONSE_INSPECTION_STATES).optional(),
   block_response: z.enum(BLOCK_RESPONSES),
   rate_limits: z.array(RateLimitRuleSchema),
   protected_pages: z.array(ProtectedPageSchema),
@@ -116,6 +120,8 @@ export const SiteSchema = z.object({
     block_response: z.enum(BLOCK_RESPONSES),
     on_engine_error: z.enum(ENGINE_FAILURE_MODES),
     body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES),
+    /** Absent from daemons older than this field. */
+    response_inspection: z.enum(RESPONSE_INSPECTION_STATES).optional(),
     is_default: z.boolean(),
     /** 'site': the operator's certificate; 'generated': the edge's own. */
     tls: z.enum(['site', 'generated']),
@@ -143,6 +149,7 @@ export function siteView(site: StoredSite): Site {
       block_response: site.protection.block_response,
       on_engine_error: site.protection.waf.on_error ?? 'closed',
       body_over_limit: site.protection.body_over_limit ?? 'reject',
+      response_inspection: site.protection.response_inspection ?? 'on',
       is_default: site.is_default ?? false,
       tls: site.tls ? 'site' : 'generated',
     },

@@ -2,6 +2,7 @@
 //   [--mode on|detect|off] [--paranoia 1-4] [--inbound-threshold N] [--outbound-threshold N]
 //   [--group crs|cms=on|off]... [--block-response 403|404|drop] [--default|--no-default]
 //   [--tls-cert F --tls-key F | --generated-tls] [--on-engine-error closed|open] [--body-over-limit reject|pass]
+//   [--response-inspection on|off]
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PLAN_TIERS } from '../../../shared/plans.js';
 import type { SiteChanges } from '../../admin-api.js';
@@ -30,6 +31,7 @@ export interface SetOptions {
   generatedTls?: boolean;
   onEngineError?: 'closed' | 'open';
   bodyOverLimit?: 'reject' | 'pass';
+  responseInspection?: 'on' | 'off';
 }
 
 function parseParanoia(value: string): number {
@@ -67,6 +69,7 @@ export function siteChanges(options: SetOptions): SiteChanges {
   if (options.generatedTls) changes.tls = null;
   if (options.onEngineError !== undefined) changes.on_engine_error = options.onEngineError;
   if (options.bodyOverLimit !== undefined) changes.body_over_limit = options.bodyOverLimit;
+  if (options.responseInspection !== undefined) changes.response_inspection = options.responseInspection;
   if (Object.keys(changes).length === 0 && options.tlsCert === undefined) {
     throw usageError('nothing to change', 'give at least one option: see `wafctl site set --help`');
   }
@@ -102,6 +105,7 @@ export function registerSiteSet(site: Command, deps: CommandDeps): void {
     .option('--generated-tls', "drop the site's own certificate: the edge's generated one again")
     .addOption(new Option('--on-engine-error <mode>', 'when the engine fails on a request: closed blocks it (500), open lets it through').choices(['closed', 'open']))
     .addOption(new Option('--body-over-limit <policy>', 'a body over the inspection limit: reject (413) or pass uninspected (logged)').choices(['reject', 'pass']))
+    .addOption(new Option('--response-inspection <state>', 'response headers and bodies through the WAF (leaks, web shells): on (default) or off (stream untouched)').choices(['on', 'off']))
     .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n')
     .action(
       withContext(deps, async (ctx, domain: string, options: SetOptions) => {

@@ -42,6 +42,7 @@ function settingsFields(site: SiteView): Array<[string, string]> {
     ['block response', s.block_response],
     ['engine error', s.on_engine_error === 'closed' ? 'closed (block)' : 'open (let through)'],
     ['body over limit', s.body_over_limit],
+    ...(s.response_inspection ? [['response inspection', s.response_inspection] as [string, string]] : []),
     ['default site', s.is_default ? 'yes' : 'no'],
     ['certificate', s.tls === 'site' ? "the site's own" : "the edge's generated one"],
   ];

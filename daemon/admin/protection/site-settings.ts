@@ -28,6 +28,7 @@ export function updateSiteSettings(config: Config, domain: string, body: Body, n
   if (body.on_engine_error !== undefined) waf.on_error = body.on_engine_error;
   if (body.block_response !== undefined) site.protection.block_response = body.block_response;
   if (body.body_over_limit !== undefined) site.protection.body_over_limit = body.body_over_limit;
+  if (body.response_inspection !== undefined) site.protection.response_inspection = body.response_inspection;
   if (body.tls !== undefined) site.tls = body.tls === null ? null : checkTlsPair(body.tls, now);
   if (body.is_default === true) {
     // One default site, like nginx's one default_server per listener: moving it is explicit.

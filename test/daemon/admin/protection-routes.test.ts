@@ -140,14 +140,16 @@ describe('site settings (site set)', () => {
   it('changes WAF settings and block response together, shown in the site view', async () => {
     const site = await client.updateSite('shop.example.test', {
       mode: 'detect', paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false },
-      block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass',
+      block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off',
     });
     expect(site.settings).toEqual({
       mode: 'detect', paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false, crs: true },
-      block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', is_default: false, tls: 'generated',
+      block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off', is_default: false, tls: 'generated',
     });
     const stored = store.snapshot().sites.find((s) => s.domain === 'shop.example.test')!;
     expect(stored.protection.waf).toMatchObject({ mode: 'detect', paranoia: 3, inbound_threshold: 12, on_error: 'open' });
+    expect(stored.protection.response_inspection).toBe('off');
+    await refusedUnchanged(() => client.updateSite('shop.example.test', { response_inspection: 'maybe' as 'on' }), 'validation_error', /response_inspection/);
   });
 
   it('refuses bad values, all or nothing', async () => {

@@ -78,10 +78,10 @@ describe('wafctl site set (protection settings)', () => {
     const original = h.admin.updateSite.bind(h.admin);
     h.admin.updateSite = async (domain, changes) => { updates.push(changes); return original(domain, {}); };
     expect(await runCli(['site', 'set', 'shop.example.test', '--mode', 'detect', '--paranoia', '2', '--inbound-threshold', '10', '--outbound-threshold', '8',
-      '--group', 'cms=off', '--group', 'crs=on', '--block-response', 'drop', '--no-default', '--on-engine-error', 'open', '--body-over-limit', 'pass', '--generated-tls'], h.deps)).toBe(0);
+      '--group', 'cms=off', '--group', 'crs=on', '--block-response', 'drop', '--no-default', '--on-engine-error', 'open', '--body-over-limit', 'pass', '--response-inspection', 'off', '--generated-tls'], h.deps)).toBe(0);
     expect(updates).toEqual([{
       mode: 'detect', paranoia: 2, inbound_threshold: 10, outbound_threshold: 8, groups: { cms: false, crs: true }, block_response: 'drop',
-      is_default: false, tls: null, on_engine_error: 'open', body_over_limit: 'pass',
+      is_default: false, tls: null, on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off',
     }]);
   });
 
