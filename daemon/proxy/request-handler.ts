@@ -99,7 +99,7 @@ export class RequestHandler {
       this.deps.shedder.release();
       state.relay?.clientGone();
       // Phase 5 for every request the engine saw, blocked ones too; its events before the access entry.
-      if (state.exchange) logPhase(ctx.edge, this.deps.sink, state.exchange);
+      if (state.exchange) logPhase(ctx.edge, this.deps.sink, state.exchange, state.blocked);
       this.deps.sink.access(accessEntry(ctx.edge, {
         status: res.statusCode, bytesSent: socket.bytesWritten - startBytes, blocked: state.blocked,
         requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS,

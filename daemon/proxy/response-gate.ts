@@ -45,11 +45,13 @@ export function responseGate(edge: EdgeRequest, sink: EventSink, res: ServerResp
   };
 }
 
-/** Phase 5 after the response (CRS 980): its matches as events, before the access entry. Never
- *  throws: the response is over, a failing engine can only be reported. */
-export function logPhase(edge: EdgeRequest, sink: EventSink, exchange: ResponseInspection): void {
+/** Phase 5 after the response (CRS 980): its matches as events, before the access entry. They are
+ *  part of the request's record, so a blocked request's are recorded as blocked too (`wafctl logs`
+ *  says "blocked" on every row of it). Never throws: the response is over, a failing engine can
+ *  only be reported. */
+export function logPhase(edge: EdgeRequest, sink: EventSink, exchange: ResponseInspection, blocked: boolean): void {
   try {
-    for (const m of exchange.logging()) sink.waf(ruleEvent(edge, m, false));
+    for (const m of exchange.logging()) sink.waf(ruleEvent(edge, m, blocked));
   } catch (err) {
     reportEngineFailure(edge.requestId, engineFailure(edge, err), err);
   }

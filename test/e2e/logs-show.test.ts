@@ -141,14 +141,18 @@ describe('wafctl logs show', () => {
   });
 
   it('says detected or blocked on every row of `wafctl logs`, table and --json', async () => {
+    // A detect-mode match of its own, so the test does not lean on another's.
+    const passed = await send('watch.example.test', '/?q=%3Cscript%3Ealert(2)%3C%2Fscript%3E');
+    expect(passed.status).toBe(200);
+    await shown('watch.example.test', passed.requestId);
     const watched = await d.wafctl('--site', 'watch.example.test', '--json', 'logs');
     expect(watched.code, watched.stderr).toBe(0);
     const rows = (JSON.parse(watched.stdout) as { logs: Array<{ action?: string }> }).logs;
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.action === 'detected')).toBe(true);
+    expect(rows.filter((r) => r.action !== 'detected')).toEqual([]);
     const shop = (JSON.parse((await d.wafctl('--site', 'shop.example.test', '--json', 'logs')).stdout) as { logs: Array<{ action?: string }> }).logs;
     expect(shop.length).toBeGreaterThan(0);
-    expect(shop.every((r) => r.action === 'blocked')).toBe(true);
+    expect(shop.filter((r) => r.action !== 'blocked')).toEqual([]);
     const table = await d.wafctl('--site', 'watch.example.test', 'logs');
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
