@@ -30,9 +30,9 @@ export async function runConformance(waf: Waf, tests: readonly FtwTest[], timeou
       let reason: string | undefined;
       const fired = new Set<number>();
       for (const stage of test.stages) {
-        edge.takeLogLines();
+        await edge.takeLogLines();
         const exchange = await sendRaw(edge.port, buildFtwRequest(stage.input), timeoutMs);
-        const lines = edge.takeLogLines();
+        const lines = await edge.takeLogLines();
         for (const l of lines) {
           const m = /\[id "(\d+)"\]/.exec(l);
           if (m) fired.add(Number(m[1]));

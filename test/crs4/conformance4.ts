@@ -26,9 +26,9 @@ async function runStage(edge: EdgeUnderTest, stage: GoFtwStage, timeoutMs: numbe
   } catch (err) {
     return `request not built: ${(err as Error).message}`;
   }
-  edge.takeLogLines();
+  await edge.takeLogLines();
   const exchange = await sendRaw(edge.port, bytes, timeoutMs);
-  const lines = edge.takeLogLines();
+  const lines = await edge.takeLogLines();
   for (const id of loggedIds(lines)) fired.add(id);
   return judgeGoFtwStage(stage.output, exchange, lines);
 }

@@ -1,5 +1,5 @@
 import { Edge } from '../../../daemon/proxy/edge.js';
-import { DISCARD_EVENTS } from '../../../daemon/proxy/events.js';
+import type { EventSink } from '../../../daemon/proxy/events.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
 import type { Waf } from '../../../daemon/engine/waf.js';
 import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
@@ -15,6 +15,35 @@ import { recordingRuleSet, type RecordingRuleSet } from './recording-rule-set.js
 // What the engine logged is read from the transactions the inspector opened, in ModSecurity's
 // log-line format, since the tests are regexes over that log.
 
+/** Counts the transactions whose request has finished: the edge writes a request's access entry
+ *  after its phase 5 (CRS 980), and requests here are sequential, so every transaction opened by
+ *  then has logged all it will. */
+class FinishedRequests implements EventSink {
+  private finished = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly recorded: RecordingRuleSet) {}
+
+  waf(): void {}
+
+  access(): void {
+    this.finished = this.recorded.transactions.length;
+    this.wake?.();
+  }
+
+  /** Resolves once every transaction opened so far has finished, or after `limitMs` (a request the
+   *  client gave up on may still be held by the edge: its log is read as it stands). */
+  async settle(limitMs: number): Promise<void> {
+    if (this.finished >= this.recorded.transactions.length) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, limitMs);
+      this.wake = () => { if (this.finished >= this.recorded.transactions.length) done(); };
+      function done() { clearTimeout(timer); resolve(); }
+    });
+    this.wake = undefined;
+  }
+}
+
 export class EdgeUnderTest {
   private linesRead = 0;
 
@@ -23,6 +52,7 @@ export class EdgeUnderTest {
     private readonly edge: Edge,
     private readonly origin: EmulatedOrigin,
     private readonly recorded: RecordingRuleSet,
+    private readonly requests: FinishedRequests,
   ) {}
 
   /** `startOrigin`: the origin behind the edge (CRS 3's emulated one unless given; CRS 4 runs albedo). */
@@ -32,13 +62,17 @@ export class EdgeUnderTest {
     const snapshot = buildEdgeSnapshot({
       sites: [{ id: 1, domain: 'localhost', isDefault: true, origin: origin.url, waf: { mode: 'detect', paranoia: 4 } }],
     });
-    const edge = new Edge({ snapshot, sink: DISCARD_EVENTS, inspector: createEngineInspector(recorded.source) });
+    const requests = new FinishedRequests(recorded);
+    const edge = new Edge({ snapshot, sink: requests, inspector: createEngineInspector(recorded.source) });
     const port = await edge.listenHttp({ port: 0, host: '127.0.0.1' });
-    return new EdgeUnderTest(port, edge, origin, recorded);
+    return new EdgeUnderTest(port, edge, origin, recorded, requests);
   }
 
-  /** The log lines of every transaction opened since the last call (the requests are sequential). */
-  takeLogLines(): string[] {
+  /** The log lines of every transaction opened since the last call (the requests are sequential),
+   *  once their requests have finished: the client may read a response before the edge has run
+   *  phase 5 on it. */
+  async takeLogLines(limitMs = 2000): Promise<string[]> {
+    await this.requests.settle(limitMs);
     const lines: string[] = [];
     const txs = this.recorded.transactions;
     for (; this.linesRead < txs.length; this.linesRead++) {
