@@ -26,6 +26,8 @@ export interface SiteView {
 export interface SiteSettingsView {
   mode: 'on' | 'detect' | 'off';
   paranoia: number;
+  /** Absent from daemons older than this field. */
+  detection_paranoia?: number;
   inbound_threshold: number;
   outbound_threshold: number;
   groups: { cms: boolean; crs: boolean };
@@ -83,6 +85,8 @@ export interface SiteChanges {
   aliases?: string[];
   mode?: 'on' | 'detect' | 'off';
   paranoia?: number;
+  /** null: the same as paranoia again. */
+  detection_paranoia?: number | null;
   inbound_threshold?: number;
   outbound_threshold?: number;
   groups?: { cms?: boolean; crs?: boolean };

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { loadConfigFile, loadConfigText } from './seclang/loader.js';
 import type { Directive } from './seclang/lexer.js';
-import { SecLangError } from './seclang/errors.js';
+import { crsLineOf, paranoiaSource } from './crs-paranoia.js';
 import { RuleSetBuilder } from './rules/builder.js';
 import { applyDirective } from './rules/directives.js';
 import type { RuleSet } from './rules/rule-set.js';
@@ -71,31 +71,43 @@ export interface CrsLoadOptions {
   setupFile: string;
   /** Configuration before the setup (engine settings, body processor rules). */
   before?: ConfigSource[];
-  /** Configuration between the setup and the rules (paranoia overrides, exclusions). */
+  /** Configuration between the setup and the rules (thresholds, exclusions), after the plugins' config files. */
   afterSetup?: ConfigSource[];
-  /** Overrides tx.paranoia_level (and executing paranoia) through a SecAction after the setup. */
+  /** Overrides the blocking paranoia level through a SecAction (id 900000) after the setup, in the variables of the rules' CRS line. */
   paranoiaLevel?: number;
+  /** Overrides the detection (CRS 3: executing) paranoia level; default: the paranoia level. */
+  detectionParanoiaLevel?: number;
+  /** CRS plugin files, loaded where CRS's own Include lines put them: config after the setup, before/after around the rules. */
+  plugins?: CrsPluginSources;
   /** Configuration after the CRS rules (RESPONSE-999 style exclusions). */
   after?: ConfigSource[];
   store?: PersistentCollectionStore;
   missMemo?: MissMemoLimits;
 }
 
-/** Loads the OWASP CRS: settings, crs-setup.conf, overrides, then the rule files in order. */
+export interface CrsPluginSources {
+  config: ConfigSource[];
+  before: ConfigSource[];
+  after: ConfigSource[];
+}
+
+/**
+ * Loads the OWASP CRS in CRS 4's order: `before`, crs-setup.conf, plugins' *-config.conf,
+ * `afterSetup`, the paranoia override, plugins' *-before.conf, the rule files, plugins'
+ * *-after.conf, then `after`.
+ */
 export function loadCrs(options: CrsLoadOptions): Waf {
-  const sources: ConfigSource[] = [...(options.before ?? []), { file: options.setupFile }, ...(options.afterSetup ?? [])];
-  if (options.paranoiaLevel !== undefined) {
-    const pl = options.paranoiaLevel;
-    if (!Number.isInteger(pl) || pl < 1 || pl > 4) {
-      throw new SecLangError({ file: '<options>', line: 0 }, `paranoia level must be 1-4, got ${pl}`);
-    }
-    sources.push({
-      text: `SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=${pl}"`,
-      name: '<paranoia override>',
-    });
-  }
   const rulesDir = resolve(options.rulesDir);
+  const plugins = options.plugins ?? { config: [], before: [], after: [] };
+  const sources: ConfigSource[] = [
+    ...(options.before ?? []), { file: options.setupFile }, ...plugins.config, ...(options.afterSetup ?? []),
+  ];
+  if (options.paranoiaLevel !== undefined) {
+    const blocking = options.paranoiaLevel;
+    sources.push(paranoiaSource(crsLineOf(rulesDir), { blocking, detection: options.detectionParanoiaLevel ?? blocking }));
+  }
+  sources.push(...plugins.before);
   sources.push({ text: 'Include *.conf', name: '<crs rules>', baseDir: rulesDir });
-  sources.push(...(options.after ?? []));
+  sources.push(...plugins.after, ...(options.after ?? []));
   return Waf.load(sources, { registries: options.registries, store: options.store, missMemo: options.missMemo });
 }

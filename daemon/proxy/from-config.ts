@@ -35,6 +35,7 @@ function siteInput(site: StoredSite): SiteInput {
     waf: {
       mode: p.waf.mode,
       paranoia: p.waf.paranoia,
+      detectionParanoia: p.waf.detection_paranoia ?? null,
       onError: p.waf.on_error ?? 'closed',
       inboundThreshold: p.waf.inbound_threshold,
       outboundThreshold: p.waf.outbound_threshold,

@@ -43,6 +43,8 @@ export const SiteInputSchema = z.object({
   waf: z.object({
     mode: z.enum(['on', 'detect', 'off']).default('on'),
     paranoia: z.number().int().min(1).max(4).default(1),
+    /** Rules up to this level run and log without blocking (>= paranoia); null: the same as paranoia. */
+    detectionParanoia: z.number().int().min(1).max(4).nullable().default(null),
     /** When the engine fails on a request: 'closed' blocks it (500 page + WAF event), 'open' forwards it. */
     onError: z.enum(['closed', 'open']).default('closed'),
     /** CRS anomaly score thresholds (tx.inbound/outbound_anomaly_score_threshold). */
@@ -53,7 +55,7 @@ export const SiteInputSchema = z.object({
     /** User SecLang loaded before CRS (after crs-setup) and after CRS and cms; name: the file's absolute path. */
     rulesBefore: UserRules.nullable().default(null),
     rulesAfter: UserRules.nullable().default(null),
-  }).default({ mode: 'on', paranoia: 1, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, rulesBefore: null, rulesAfter: null }),
+  }).default({ mode: 'on', paranoia: 1, detectionParanoia: null, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, rulesBefore: null, rulesAfter: null }),
   /** A body over the inspection limit: 'reject' answers 413, 'pass' forwards it uninspected with an event. */
   bodyOverLimit: z.enum(['reject', 'pass']).default('reject'),
   /** Response phases 3-5 (headers, bodies of the engine's MIME types up to its limit, logging); off: responses stream untouched. */

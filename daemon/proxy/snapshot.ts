@@ -213,6 +213,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
       onError: cfg.waf.onError,
       rules: interner.intern({
         paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4,
+        detectionParanoia: cfg.waf.detectionParanoia as 1 | 2 | 3 | 4 | null,
         inboundThreshold: cfg.waf.inboundThreshold,
         outboundThreshold: cfg.waf.outboundThreshold,
         groups: cfg.waf.groups,

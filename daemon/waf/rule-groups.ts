@@ -34,7 +34,9 @@ const IDLE_MS = 10 * 60_000;
 const MAX_CACHED = 32;
 
 const shared = new Map<string, Entry>();
-const cacheKey = (crs: CrsLocation | null, settings: WafRuleSettings) => `${crs ? `${crs.rulesDir}|${crs.setupFile}` : '-'}|${settings.key}`;
+// The plugin files are part of the key: a reload that finds other plugins compiles anew.
+const crsKey = (crs: CrsLocation) => [crs.rulesDir, crs.setupFile, ...crs.plugins.config, ...crs.plugins.before, ...crs.plugins.after].join('|');
+const cacheKey = (crs: CrsLocation | null, settings: WafRuleSettings) => `${crs ? crsKey(crs) : '-'}|${settings.key}`;
 
 export interface RuleGroupsOptions {
   /** Where a combination that fails to compile is reported (the daemon's log). */

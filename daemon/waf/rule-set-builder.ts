@@ -1,13 +1,16 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crsLineOf, type CrsLine } from '../engine/crs-paranoia.js';
 import { defaultRegistries } from '../engine/default-registries.js';
 import { loadCrs, Waf, type ConfigSource } from '../engine/waf.js';
+import { mergePluginFiles, NO_PLUGINS, pluginFilesIn, pluginNames, pluginSources, WORDPRESS_PLUGIN_DIR, WORDPRESS_PLUGIN_NAME, type CrsPluginFiles } from './crs-plugins.js';
 import type { UserRuleSource, WafRuleSettings } from './rule-settings.js';
 
 // What one combination of per-site settings compiles to (DESIGN.md section 3 step 8): the engine's
-// base settings, then the Core Rule Set (its crs-setup.conf, the WordPress exclusions on, the
-// thresholds, the user's "before" file, the paranoia level, the rules), then our `cms` WordPress
+// base settings, then the Core Rule Set in CRS 4's plugin order (crs-setup.conf, the plugins'
+// config files, the WordPress exclusions, the thresholds, the user's "before" file, the paranoia
+// levels, the plugins' before files, the rules, the plugins' after files), then our `cms` WordPress
 // rules and the user's "after" file. A group that is off is not loaded at all. Without CRS the
 // daemon runs the cms group alone and says so in `daemon status`.
 
@@ -16,7 +19,9 @@ export const BASE_SETTINGS = join(HERE, 'base-settings.conf');
 export const CMS_RULES = join(HERE, '..', 'proxy', 'rules', 'cms', 'wordpress.conf');
 const DEBIAN_CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
 
-// crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
+// CRS 3.3: crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
+// CRS 4 dropped the built-in exclusions for plugins: there the cms group loads CRS's WordPress
+// rule-exclusions plugin instead (WORDPRESS_PLUGIN_DIR).
 const WORDPRESS_EXCLUSIONS: ConfigSource = {
   text: 'SecAction "id:900130,phase:1,nolog,pass,t:none,setvar:tx.crs_exclusions_wordpress=1"',
   name: '<wordpress exclusions>',
@@ -25,6 +30,10 @@ const WORDPRESS_EXCLUSIONS: ConfigSource = {
 export interface CrsLocation {
   rulesDir: string;
   setupFile: string;
+  /** 3 or 4: which variables paranoia is set in, and how WordPress exclusions are loaded. */
+  line: CrsLine;
+  /** The plugin files of the CRS directory's plugins/ (as found when the location was looked up). */
+  plugins: CrsPluginFiles;
 }
 
 /** Where CRS lives under --crs-dir (rules/ and a crs-setup.conf beside it or Debian's), or null. */
@@ -32,7 +41,14 @@ export function findCrs(crsDir: string): CrsLocation | null {
   const rulesDir = join(crsDir, 'rules');
   if (!existsSync(join(rulesDir, 'REQUEST-901-INITIALIZATION.conf'))) return null;
   const setupFile = [join(crsDir, 'crs-setup.conf'), join(crsDir, 'crs-setup.conf.example'), DEBIAN_CRS_SETUP].find((f) => existsSync(f));
-  return setupFile ? { rulesDir, setupFile } : null;
+  if (!setupFile) return null;
+  return { rulesDir, setupFile, line: crsLineOf(rulesDir), plugins: pluginFilesIn([join(crsDir, 'plugins')]) };
+}
+
+/** The plugins a site runs: the CRS directory's, plus CRS's WordPress plugin under CRS 4 when the cms group is on (unless the directory has its own copy). */
+export function sitePlugins(settings: WafRuleSettings, crs: CrsLocation): CrsPluginFiles {
+  const wanted = settings.groups.cms && crs.line === 4 && !pluginNames(crs.plugins).includes(WORDPRESS_PLUGIN_NAME);
+  return wanted ? mergePluginFiles(crs.plugins, pluginFilesIn([WORDPRESS_PLUGIN_DIR])) : mergePluginFiles(crs.plugins, NO_PLUGINS);
 }
 
 // CRS's REQUEST-901 only sets the thresholds when nothing did before it (crs-setup's rule 900110 is
@@ -65,8 +81,10 @@ export function compileRuleSet(settings: WafRuleSettings, crs: CrsLocation | nul
     rulesDir: crs.rulesDir,
     setupFile: crs.setupFile,
     before: [base],
-    afterSetup: [WORDPRESS_EXCLUSIONS, thresholds(settings), ...before],
+    plugins: pluginSources(sitePlugins(settings, crs)),
+    afterSetup: [...(crs.line === 3 ? [WORDPRESS_EXCLUSIONS] : []), thresholds(settings), ...before],
     paranoiaLevel: settings.paranoia,
+    detectionParanoiaLevel: settings.detectionParanoia,
     after,
   });
 }

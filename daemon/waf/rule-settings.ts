@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// The per-site settings that change what the engine compiles: paranoia level, anomaly thresholds,
+// The per-site settings that change what the engine compiles: paranoia levels, anomaly thresholds,
 // rule groups and user SecLang files. Sites with equal settings share one compiled Waf, so each
 // combination has a `key` (a digest of everything that goes into the compile) and, within one
 // snapshot, one frozen object (the inspector's per-request lookup is by object identity).
@@ -15,6 +15,8 @@ export interface UserRuleSource {
 export interface WafRuleSettings {
   readonly key: string;
   readonly paranoia: 1 | 2 | 3 | 4;
+  /** Rules up to this level run and log without counting towards the block (>= paranoia). */
+  readonly detectionParanoia: 1 | 2 | 3 | 4;
   readonly inboundThreshold: number;
   readonly outboundThreshold: number;
   readonly groups: { readonly cms: boolean; readonly crs: boolean };
@@ -22,18 +24,21 @@ export interface WafRuleSettings {
   readonly after: UserRuleSource | null;
 }
 
-export type WafRuleSettingsInput = Omit<WafRuleSettings, 'key'>;
+/** detectionParanoia absent or null: the same as paranoia (the site never set it apart). */
+export type WafRuleSettingsInput = Omit<WafRuleSettings, 'key' | 'detectionParanoia'> & { detectionParanoia?: 1 | 2 | 3 | 4 | null };
 
 export const DEFAULT_THRESHOLDS = { inbound: 5, outbound: 4 } as const;
 
 export function ruleSettings(input: WafRuleSettingsInput): WafRuleSettings {
+  const detectionParanoia = input.detectionParanoia ?? input.paranoia;
   const digest = createHash('sha256').update(JSON.stringify([
-    input.paranoia, input.inboundThreshold, input.outboundThreshold, input.groups.cms, input.groups.crs,
+    input.paranoia, detectionParanoia, input.inboundThreshold, input.outboundThreshold, input.groups.cms, input.groups.crs,
     input.before?.name ?? null, input.before?.text ?? null, input.after?.name ?? null, input.after?.text ?? null,
   ])).digest('hex').slice(0, 32);
   return Object.freeze({
     key: digest,
     paranoia: input.paranoia,
+    detectionParanoia,
     inboundThreshold: input.inboundThreshold,
     outboundThreshold: input.outboundThreshold,
     groups: Object.freeze({ cms: input.groups.cms, crs: input.groups.crs }),

@@ -27,6 +27,8 @@ export const UpdateSiteBodySchema = z.object({
   aliases: z.array(DomainSchema).max(MAX_ALIASES, `must have at most ${MAX_ALIASES} entries`).optional(),
   mode: z.enum(WAF_MODES).optional(),
   paranoia: z.number().int('must be a whole number').min(1, 'must be 1-4').max(4, 'must be 1-4').optional(),
+  /** null: back to following paranoia. */
+  detection_paranoia: z.number().int('must be a whole number').min(1, 'must be 1-4').max(4, 'must be 1-4').nullable().optional(),
   inbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   outbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   groups: z.object({ cms: z.boolean().optional(), crs: z.boolean().optional() }).strict().optional(),

@@ -43,6 +43,8 @@ export const ProtectionSchema = z.object({
   waf: z.object({
     mode: z.enum(WAF_MODES),
     paranoia: z.number().int().min(1).max(4),
+    /** (absent or null: the same as paranoia) Rules up to this level run and log without counting towards the block. */
+    detection_paranoia: z.number().int().min(1).max(4).nullable().optional(),
     inbound_threshold: z.number().int().min(1),
     outbound_threshold: z.number().int().min(1),
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
@@ -114,6 +116,8 @@ export const SiteSchema = z.object({
   settings: z.object({
     mode: z.enum(WAF_MODES),
     paranoia: z.number().int(),
+    /** The level rules run and log up to (>= paranoia); absent from daemons older than this field. */
+    detection_paranoia: z.number().int().optional(),
     inbound_threshold: z.number().int(),
     outbound_threshold: z.number().int(),
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
@@ -143,6 +147,7 @@ export function siteView(site: StoredSite): Site {
     settings: {
       mode: site.protection.waf.mode,
       paranoia: site.protection.waf.paranoia,
+      detection_paranoia: site.protection.waf.detection_paranoia ?? site.protection.waf.paranoia,
       inbound_threshold: site.protection.waf.inbound_threshold,
       outbound_threshold: site.protection.waf.outbound_threshold,
       groups: { ...site.protection.waf.groups },

@@ -1,5 +1,5 @@
 // wafctl site set DOMAIN [--origin URL] [--plan PLAN] [--alias D]... [--clear-aliases]
-//   [--mode on|detect|off] [--paranoia 1-4] [--inbound-threshold N] [--outbound-threshold N]
+//   [--mode on|detect|off] [--paranoia 1-4] [--detection-paranoia 1-4|same] [--inbound-threshold N] [--outbound-threshold N]
 //   [--group crs|cms=on|off]... [--block-response 403|404|drop] [--default|--no-default]
 //   [--tls-cert F --tls-key F | --generated-tls] [--on-engine-error closed|open] [--body-over-limit reject|pass]
 //   [--response-inspection on|off]
@@ -21,6 +21,8 @@ export interface SetOptions {
   clearAliases?: boolean;
   mode?: 'on' | 'detect' | 'off';
   paranoia?: number;
+  /** 'same': follow --paranoia again. */
+  detectionParanoia?: number | 'same';
   inboundThreshold?: number;
   outboundThreshold?: number;
   group: Array<{ name: 'cms' | 'crs'; on: boolean }>;
@@ -36,6 +38,12 @@ export interface SetOptions {
 
 function parseParanoia(value: string): number {
   if (!/^[1-4]$/.test(value)) throw new InvalidArgumentError('must be 1, 2, 3 or 4.');
+  return Number(value);
+}
+
+function parseDetectionParanoia(value: string): number | 'same' {
+  if (value === 'same') return value;
+  if (!/^[1-4]$/.test(value)) throw new InvalidArgumentError('must be 1, 2, 3, 4 or same.');
   return Number(value);
 }
 
@@ -57,6 +65,7 @@ export function siteChanges(options: SetOptions): SiteChanges {
   if (options.clearAliases) changes.aliases = [];
   if (options.mode !== undefined) changes.mode = options.mode;
   if (options.paranoia !== undefined) changes.paranoia = options.paranoia;
+  if (options.detectionParanoia !== undefined) changes.detection_paranoia = options.detectionParanoia === 'same' ? null : options.detectionParanoia;
   if (options.inboundThreshold !== undefined) changes.inbound_threshold = options.inboundThreshold;
   if (options.outboundThreshold !== undefined) changes.outbound_threshold = options.outboundThreshold;
   for (const { name, on } of options.group) {
@@ -94,6 +103,7 @@ export function registerSiteSet(site: Command, deps: CommandDeps): void {
     .option('--clear-aliases', 'remove every alias')
     .addOption(new Option('--mode <mode>', 'WAF mode: on blocks, detect only logs, off skips the rule groups').choices(['on', 'detect', 'off']))
     .option('--paranoia <level>', 'CRS paranoia level 1-4 (higher: more rules, more false positives)', parseParanoia)
+    .option('--detection-paranoia <level>', 'run and log rules up to this level (>= paranoia) without blocking on those above paranoia; same: follow --paranoia', parseDetectionParanoia)
     .option('--inbound-threshold <n>', 'CRS inbound anomaly score that blocks a request (default 5)', parsePositiveInt)
     .option('--outbound-threshold <n>', 'CRS outbound anomaly score threshold (default 4)', parsePositiveInt)
     .option('--group <name=state>', 'turn a rule group on or off: crs=on|off, cms=on|off (repeatable)', parseGroup, [])
@@ -106,7 +116,7 @@ export function registerSiteSet(site: Command, deps: CommandDeps): void {
     .addOption(new Option('--on-engine-error <mode>', 'when the engine fails on a request: closed blocks it (500), open lets it through').choices(['closed', 'open']))
     .addOption(new Option('--body-over-limit <policy>', 'a body over the inspection limit: reject (413) or pass uninspected (logged)').choices(['reject', 'pass']))
     .addOption(new Option('--response-inspection <state>', 'response headers and bodies through the WAF (leaks, web shells): on (default) or off (stream untouched)').choices(['on', 'off']))
-    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n')
+    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --paranoia 1 --detection-paranoia 3\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n')
     .action(
       withContext(deps, async (ctx, domain: string, options: SetOptions) => {
         const changes = await withTls(ctx, options, siteChanges(options));

@@ -34,11 +34,16 @@ export function siteFields(site: SiteView): Array<[string, string]> {
   ];
 }
 
+// Shown only when it differs: at the same level it changes nothing.
+function detection(s: NonNullable<SiteView['settings']>): string {
+  return s.detection_paranoia !== undefined && s.detection_paranoia !== s.paranoia ? ` (detection ${s.detection_paranoia})` : '';
+}
+
 function settingsFields(site: SiteView): Array<[string, string]> {
   const s = site.settings;
   if (!s) return [];
   return [
-    ['waf', `${s.mode}, paranoia ${s.paranoia}, thresholds ${s.inbound_threshold}/${s.outbound_threshold}, crs ${s.groups.crs ? 'on' : 'off'}, cms ${s.groups.cms ? 'on' : 'off'}`],
+    ['waf', `${s.mode}, paranoia ${s.paranoia}${detection(s)}, thresholds ${s.inbound_threshold}/${s.outbound_threshold}, crs ${s.groups.crs ? 'on' : 'off'}, cms ${s.groups.cms ? 'on' : 'off'}`],
     ['block response', s.block_response],
     ['engine error', s.on_engine_error === 'closed' ? 'closed (block)' : 'open (let through)'],
     ['body over limit', s.body_over_limit],

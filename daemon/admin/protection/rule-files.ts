@@ -21,6 +21,7 @@ export function siteRuleSettings(site: StoredSite): WafRuleSettings {
   const { waf } = site.protection;
   return ruleSettings({
     paranoia: waf.paranoia as 1 | 2 | 3 | 4,
+    detectionParanoia: (waf.detection_paranoia ?? null) as 1 | 2 | 3 | 4 | null,
     inboundThreshold: waf.inbound_threshold,
     outboundThreshold: waf.outbound_threshold,
     groups: { cms: waf.groups.cms, crs: waf.groups.crs },

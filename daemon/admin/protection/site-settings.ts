@@ -5,6 +5,7 @@ import type { UpdateSiteBodySchema } from '../../../shared/schemas/site-settings
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import { updateSite } from '../../store/config/sites.js';
 import { requireLiveSite } from './site-lookup.js';
+import { checkParanoiaLevels } from './paranoia-levels.js';
 import { checkTlsPair } from './tls-pair.js';
 
 // `wafctl site set`: the site's own fields (origin, plan, aliases, through the store's updateSite)
@@ -21,6 +22,8 @@ export function updateSiteSettings(config: Config, domain: string, body: Body, n
   const { waf } = site.protection;
   if (body.mode !== undefined) waf.mode = body.mode;
   if (body.paranoia !== undefined) waf.paranoia = body.paranoia;
+  if (body.detection_paranoia !== undefined) waf.detection_paranoia = body.detection_paranoia;
+  checkParanoiaLevels(waf.paranoia, waf.detection_paranoia);
   if (body.inbound_threshold !== undefined) waf.inbound_threshold = body.inbound_threshold;
   if (body.outbound_threshold !== undefined) waf.outbound_threshold = body.outbound_threshold;
   if (body.groups?.cms !== undefined) waf.groups.cms = body.groups.cms;

@@ -137,13 +137,22 @@ describe('bot protection', () => {
 });
 
 describe('site settings (site set)', () => {
+  it('takes a detection paranoia at or above paranoia; below it: 422 naming both, nothing changed', async () => {
+    const set = await client.updateSite('shop.example.test', { paranoia: 1, detection_paranoia: 3 });
+    expect(set.settings).toMatchObject({ paranoia: 1, detection_paranoia: 3 });
+    await refusedUnchanged(() => client.updateSite('shop.example.test', { paranoia: 4 }), 'validation_error', /detection_paranoia \(3\) must be at least paranoia \(4\)/);
+    const follows = await client.updateSite('shop.example.test', { paranoia: 2, detection_paranoia: null });
+    expect(follows.settings).toMatchObject({ paranoia: 2, detection_paranoia: 2 });
+    expect((await client.updateSite('shop.example.test', { paranoia: 1 })).settings).toMatchObject({ paranoia: 1, detection_paranoia: 1 });
+  });
+
   it('changes WAF settings and block response together, shown in the site view', async () => {
     const site = await client.updateSite('shop.example.test', {
       mode: 'detect', paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false },
       block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off',
     });
     expect(site.settings).toEqual({
-      mode: 'detect', paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false, crs: true },
+      mode: 'detect', paranoia: 3, detection_paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false, crs: true },
       block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off', is_default: false, tls: 'generated',
     });
     const stored = store.snapshot().sites.find((s) => s.domain === 'shop.example.test')!;
