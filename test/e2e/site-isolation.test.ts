@@ -172,7 +172,9 @@ describe('the API and the edge share one IP parser', () => {
   });
 });
 
-describe('one site that does not compile', () => {
+// Each test stops and starts the daemon (CRS compiled again, with workers twice) and waits for
+// reloads: at load ~15 on two cores that took past the default 30 s, so these get 120 s.
+describe('one site that does not compile', { timeout: 120_000 }, () => {
   it('an entry an older version stored (the review: ::ffff:a00:0/104) no longer stops the start: it is the IPv4 range', async () => {
     await restartWith(['::ffff:7f00:0/104']); // 127.0.0.0/8, so the loopback client is blocked
     expect(await get(BROKEN)).toBe(403);

@@ -106,7 +106,7 @@ beforeAll(async () => {
   await ingest(
     wafEvent('/wp-admin/../etc/passwd', '930100', '198.51.100.77', now - 3000),
     wafEvent('/?id=1%20union%20select', '942100', '203.0.113.9', now - 2000),
-    wafEvent('/xmlrpc.php', '200004', '192.0.2.44', now - 1000),
+    wafEvent('/xmlrpc.php', '200104', '192.0.2.44', now - 1000),
   );
 }, 180_000);
 
@@ -147,7 +147,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     await keys('Enter');
     // The detail pane is `wafctl logs show` for the event (GET /waf-logs/{id}); an ingested event
     // is a request of its own, with no action stored.
-    screen = await waitForPane((s) => s.includes('rule 200004 [cms]'), 'the detail pane');
+    screen = await waitForPane((s) => s.includes('rule 200104 [cms]'), 'the detail pane');
     expect(screen).toMatch(/client +192\.0\.2\.44/);
     expect(screen).toMatch(/request +GET \/xmlrpc\.php/);
     expect(screen).toMatch(/action +unknown/);
@@ -155,7 +155,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
     // Enter closes the pane (Esc does too, but a lone ESC followed at once by another key can be
     // read as Alt+key by any terminal program, so the test does not race it).
     await keys('Enter');
-    await waitForPane((s) => !s.includes('rule 200004 [cms]') && s.includes('/xmlrpc.php'), 'the table again');
+    await waitForPane((s) => !s.includes('rule 200104 [cms]') && s.includes('/xmlrpc.php'), 'the table again');
 
     // Search with the API's semantics: an exact rule id.
     await keys('/');
