@@ -2,6 +2,8 @@
 // The CMS group is our own WordPress rule set (ids 200100-200999, files named cms-*.conf or under
 // a `cms` folder); everything else is the core rule set.
 
+import { isCmsRuleId } from '../waf/cms-rule-ids.js';
+
 export type RuleGroup = 'cms' | 'crs';
 
 const CMS_FILE = /(^|[\\/])(cms[-_][^\\/]*|[^\\/]*wordpress[^\\/]*)$|[\\/]cms[\\/]/i;
@@ -12,8 +14,7 @@ const groupOfFile = new Map<string, RuleGroup>();
 const REMEMBERED_FILES = 1024;
 
 export function ruleGroupOf(wafFile: string, ruleId: string): RuleGroup {
-  const id = Number(ruleId);
-  if (Number.isInteger(id) && id >= 200100 && id <= 200999) return 'cms';
+  if (isCmsRuleId(Number(ruleId))) return 'cms';
   let group = groupOfFile.get(wafFile);
   if (group === undefined) {
     group = CMS_FILE.test(wafFile) ? 'cms' : 'crs';

@@ -5,6 +5,7 @@ import { EngineBudgetExceeded } from '../engine/budget/time-budget.js';
 import type { InspectedRequest, ResponseHeadVerdict, ResponseInspection, RuleMatch, Verdict } from '../proxy/inspector.js';
 import type { Severity } from '../proxy/events.js';
 import { engineRequestFrom, engineHeaders } from './engine-request.js';
+import { isCmsRuleId } from './cms-rule-ids.js';
 
 // One request's engine transaction across all five phases: phases 1-2 when the request arrives
 // (request()), 3-4 on the origin's response (head(), body()), 5 after it (logging()). Each step
@@ -18,8 +19,6 @@ import { engineRequestFrom, engineHeaders } from './engine-request.js';
 // it as the first run would have.
 
 const COUNTER_PREFIX = 'wafctl_counter_';
-const CMS_FIRST_ID = 200100; // 200000-200004 are ModSecurity's base rules (waf/base-settings.conf)
-const CMS_LAST_ID = 200999;
 const MAX_RERUN_STRETCH = 16;
 const MAX_RERUNS = 3;
 
@@ -147,7 +146,7 @@ export class EngineExchange implements ResponseInspection {
 function eventMatch(match: EngineMatch): RuleMatch {
   return {
     ruleId: String(match.id),
-    group: match.id >= CMS_FIRST_ID && match.id <= CMS_LAST_ID ? 'cms' : 'crs',
+    group: isCmsRuleId(match.id) ? 'cms' : 'crs',
     file: match.file,
     msg: match.msg,
     severity: severityOf(match.severity),
