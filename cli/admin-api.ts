@@ -4,7 +4,8 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
-import type { EdgeLoad } from '../shared/schemas/admin.js';
+import type { EdgeLoad, SiteCertificate } from '../shared/schemas/admin.js';
+import type { AcmeView } from '../shared/schemas/acme.js';
 import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
 export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
 export type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody };
@@ -37,7 +38,9 @@ export interface SiteSettingsView {
   /** Absent from daemons older than the setting. */
   response_inspection?: 'on' | 'off';
   is_default: boolean;
-  tls: 'site' | 'generated';
+  tls: 'site' | 'acme' | 'generated';
+  /** Present when tls is 'acme'. */
+  acme?: AcmeView;
 }
 
 export interface DaemonStatusView {
@@ -57,6 +60,8 @@ export interface DaemonStatusView {
   demo?: { domain: string; origin: string; try: string[] } | null;
   /** Requests admitted and shed by the edge since the daemon started; null or absent: not reported. */
   edge?: EdgeLoad | null;
+  /** Each ACME site's certificate state and expiry (absent from older daemons). */
+  certificates?: SiteCertificate[];
 }
 
 export interface TokenListItem {
@@ -97,6 +102,8 @@ export interface SiteChanges {
   is_default?: boolean;
   /** PEM texts; null: back to the edge's generated certificate. */
   tls?: { cert: string; key: string } | null;
+  /** Certificates over ACME (`--tls acme`); absent fields keep the site's current ones. */
+  acme?: { directory?: string; email?: string | null };
 }
 
 export interface AdminApi {

@@ -23,6 +23,8 @@ import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
 import { ConfigFileError, openConfigStore, type ChangeListener, type ConfigStore } from './store/config/config-store.js';
 import { liveSites } from './store/config/sites.js';
 import { ensureApiTls, TlsSetupError, type ApiTls } from './tls/api-tls.js';
+import { AcmeManager } from './tls/acme/acme-manager.js';
+import { siteCertificates } from './tls/acme/site-certificates.js';
 
 // The daemon, assembled: data dir, lock, log, config store, TLS, edge, API and admin servers.
 // buildApp never listens; DaemonApp.listen binds everything and returns the status; stop() is the
@@ -128,6 +130,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     workers: options.workers,
     demo: demo?.info ?? null,
     edge: edge.load(),
+    certificates: siteCertificates(store.snapshot()),
   });
 
   const reload = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
@@ -166,6 +169,9 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     ],
   });
 
+  // Orders need the edge to answer their challenges: the manager starts once it listens, stops first.
+  const acme = new AcmeManager({ store, logger, accountKeyFile: join(paths.tlsDir, 'acme-account.key'), now });
+  shutdown.add('acme orders', () => acme.stop());
   // Stop accepting and drain first, then the files: the socket and pid file go last.
   shutdown.add('edge and api', async () => {
     await Promise.all([edge.close(DRAIN_MS), api.close(DRAIN_MS)]);
@@ -214,6 +220,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
         await stop('start failed');
         throw error;
       }
+      acme.start();
       const ready = status();
       logger.info({ ports: ready.ports, api_url: ready.api_url, crs: ready.crs, data_dir: ready.data_dir }, 'ready');
       return ready;

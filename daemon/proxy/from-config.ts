@@ -46,5 +46,6 @@ function siteInput(site: StoredSite): SiteInput {
     bodyOverLimit: p.body_over_limit ?? 'reject',
     responseInspection: (p.response_inspection ?? 'on') === 'on',
     tls: site.tls ?? null,
+    acmeChallenges: Object.fromEntries((site.acme?.challenges ?? []).map((c) => [c.token, c.key_authorization])),
   };
 }

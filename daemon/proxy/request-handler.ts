@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { Duplex, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { CounterStore } from '../store/counter-store.js';
+import { acmeKeyAuthorization, answerAcmeChallenge } from './acme-challenge.js';
 import { bufferBody, discardRest, hasBody, resumedBody } from './body-buffer.js';
 import { countryOf } from './checks/geo.js';
 import { checkRuleCounters } from './checks/rule-counters.js';
@@ -105,6 +106,9 @@ export class RequestHandler {
         requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS,
       }));
     });
+    const keyAuthorization = acmeKeyAuthorization(ctx.edge.site, ctx.edge.uri);
+    // HTTP-01 is answered on the plain port only (RFC 8555 8.3), before the site's status and checks.
+    if (keyAuthorization !== null && !secure) { answerAcmeChallenge(res, keyAuthorization); return; }
     if (ctx.edge.site.status !== 'active') { sendPage(res, page(503, ctx.edge.requestId)); return; }
     const outcome = this.deps.pipeline.run(ctx.edge);
     const next = (o: CheckOutcome) => {

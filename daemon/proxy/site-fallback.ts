@@ -58,6 +58,7 @@ export function fallbackSite(raw: unknown, previous: EdgeSnapshot | null, reason
     responseInspection: true,
     ruleCounters: new Map(),
     secureContext: null,
+    acmeChallenges: new Map(),
   } satisfies CompiledSite);
   return { site, problem: { siteId: id, domain, reason, served: 'unavailable' } };
 }

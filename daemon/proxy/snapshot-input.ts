@@ -65,6 +65,8 @@ export const SiteInputSchema = z.object({
     .default({ wp_login: 10 }),
   /** PEM certificate chain and key for HTTPS (SNI on domain and aliases). */
   tls: z.object({ cert: z.string().min(1), key: z.string().min(1) }).nullable().default(null),
+  /** Open ACME HTTP-01 challenges: token -> key authorization, answered at /.well-known/acme-challenge/TOKEN. */
+  acmeChallenges: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'), z.string().min(1)).default({}),
 });
 
 export const EdgeConfigInputSchema = z.object({

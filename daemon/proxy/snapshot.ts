@@ -50,6 +50,8 @@ export interface CompiledSite {
   /** Per-minute limits of rule counters by name (see inspector.ts Verdict.counters). */
   readonly ruleCounters: ReadonlyMap<string, number>;
   readonly secureContext: tls.SecureContext | null;
+  /** Open ACME HTTP-01 challenges: token -> key authorization (acme-challenge.ts). */
+  readonly acmeChallenges: ReadonlyMap<string, string>;
 }
 
 export interface EdgeSnapshot {
@@ -225,6 +227,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
     responseInspection: cfg.responseInspection,
     ruleCounters: new Map(Object.entries(cfg.ruleCounters)),
     secureContext,
+    acmeChallenges: new Map(Object.entries(cfg.acmeChallenges)),
   });
 }
 

@@ -1,3 +1,4 @@
+import { ACME_STATES } from './acme.js';
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
 import { AccountViewSchema, TokenViewSchema } from './account.js';
@@ -69,6 +70,15 @@ export const EdgeLoadSchema = z.object({
 });
 export type EdgeLoad = z.infer<typeof EdgeLoadSchema>;
 
+/** A site's ACME certificate in `daemon status`: its state and when the served certificate expires. */
+export const SiteCertificateSchema = z.object({
+  site: z.string(),
+  state: z.enum(ACME_STATES),
+  not_after: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type SiteCertificate = z.infer<typeof SiteCertificateSchema>;
+
 export const DaemonStatusSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
@@ -92,6 +102,8 @@ export const DaemonStatusSchema = z.object({
   demo: DemoInfoSchema.nullable(),
   /** null: no proxy edge (the placeholder); absent from daemons before it was added. */
   edge: EdgeLoadSchema.nullable().default(null),
+  /** Sites with `--tls acme` (absent from daemons before it was added). */
+  certificates: z.array(SiteCertificateSchema).default([]),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
+import { AcmeRequestSchema } from './acme.js';
 import { DomainSchema, OriginSchema } from './domain.js';
 import { BLOCK_RESPONSES, BOT_CHALLENGES, BODY_OVER_LIMIT_POLICIES, ENGINE_FAILURE_MODES, RESPONSE_INSPECTION_STATES, WAF_MODES } from './site.js';
 
@@ -39,7 +40,10 @@ export const UpdateSiteBodySchema = z.object({
   is_default: z.boolean().optional(),
   /** The site's own certificate chain and key (PEM); null: back to the edge's generated certificate. */
   tls: z.object({ cert: Pem, key: Pem }).strict().nullable().optional(),
-}).strict().refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'must change at least one setting' });
+  /** Certificates over ACME (HTTP-01 on the edge's port 80): starts an order; `tls` turns it off again. */
+  acme: AcmeRequestSchema.optional(),
+}).strict()
+  .refine((b) => b.acme === undefined || b.tls === undefined, { message: 'acme and tls contradict each other: give one', path: ['acme'] }).refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'must change at least one setting' });
 export type UpdateSiteBody = z.input<typeof UpdateSiteBodySchema>;
 
 export const AddRateLimitBodySchema = z.object({

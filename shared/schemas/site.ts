@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
+import { acmeView, AcmeViewSchema, StoredAcmeSchema } from './acme.js';
 import { GeoRulesSchema, IpRulesSchema } from './management-api.js';
 
 // A protected site as the config store holds it, and the view of it the admin socket returns.
@@ -97,6 +98,8 @@ export const StoredSiteSchema = z.object({
   is_default: z.boolean().optional(),
   /** (absent: null) The site's own edge certificate (PEM); null: the edge's generated one. */
   tls: z.object({ cert: z.string().min(1), key: z.string().min(1) }).nullable().optional(),
+  /** (absent: null) Certificates over ACME: while set, `tls` is the last certificate issued (null until the first). */
+  acme: StoredAcmeSchema.nullable().optional(),
 });
 // zod drops keys a schema does not name: a new stored field must be added here, or it is lost on the next write.
 export type StoredSite = z.infer<typeof StoredSiteSchema>;
@@ -127,8 +130,10 @@ export const SiteSchema = z.object({
     /** Absent from daemons older than this field. */
     response_inspection: z.enum(RESPONSE_INSPECTION_STATES).optional(),
     is_default: z.boolean(),
-    /** 'site': the operator's certificate; 'generated': the edge's own. */
-    tls: z.enum(['site', 'generated']),
+    /** 'site': the operator's certificate; 'acme': one issued over ACME; 'generated': the edge's own. */
+    tls: z.enum(['site', 'acme', 'generated']),
+    /** The ACME certificate's state (present when tls is 'acme'). */
+    acme: AcmeViewSchema.optional(),
   }).optional(),
 });
 export type Site = z.infer<typeof SiteSchema>;
@@ -156,7 +161,8 @@ export function siteView(site: StoredSite): Site {
       body_over_limit: site.protection.body_over_limit ?? 'reject',
       response_inspection: site.protection.response_inspection ?? 'on',
       is_default: site.is_default ?? false,
-      tls: site.tls ? 'site' : 'generated',
+      tls: site.acme ? 'acme' : site.tls ? 'site' : 'generated',
+      ...(site.acme ? { acme: acmeView(site.acme) } : {}),
     },
   };
 }

@@ -27,7 +27,15 @@ export function statusFields(status: DaemonStatusView, { withLoad = true } = {})
     ['core rule set', crsLine(status.crs)],
     ['workers', String(status.workers)],
     ...(status.edge && withLoad ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
+    ...(status.certificates ?? []).map((c): [string, string] => [`certificate ${c.site}`, certificateState(c)]),
   ];
+}
+
+/** `valid until 2026-01-01T00:00:00.000Z`, `pending`, `failed: why (serving the one valid until ...)`. */
+function certificateState(c: NonNullable<DaemonStatusView['certificates']>[number]): string {
+  if (c.state === 'valid') return `ACME, valid until ${c.not_after}`;
+  const served = c.not_after ? ` (serving the one valid until ${c.not_after})` : '';
+  return c.state === 'pending' ? `ACME, pending${served}` : `ACME, failed: ${c.error}${served}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

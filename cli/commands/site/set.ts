@@ -1,7 +1,7 @@
 // wafctl site set DOMAIN [--origin URL] [--plan PLAN] [--alias D]... [--clear-aliases]
 //   [--mode on|detect|off] [--paranoia 1-4] [--detection-paranoia 1-4|same] [--inbound-threshold N] [--outbound-threshold N]
 //   [--group crs|cms=on|off]... [--block-response 403|404|drop] [--default|--no-default]
-//   [--tls-cert F --tls-key F | --generated-tls] [--on-engine-error closed|open] [--body-over-limit reject|pass]
+//   [--tls-cert F --tls-key F | --generated-tls | --tls acme [--acme-email E] [--acme-directory URL]] [--on-engine-error closed|open] [--body-over-limit reject|pass]
 //   [--response-inspection on|off]
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PLAN_TIERS } from '../../../shared/plans.js';
@@ -31,6 +31,10 @@ export interface SetOptions {
   tlsCert?: string;
   tlsKey?: string;
   generatedTls?: boolean;
+  /** 'acme': certificates over ACME (HTTP-01 on the edge's port 80). */
+  tls?: 'acme';
+  acmeEmail?: string;
+  acmeDirectory?: string;
   onEngineError?: 'closed' | 'open';
   bodyOverLimit?: 'reject' | 'pass';
   responseInspection?: 'on' | 'off';
@@ -59,6 +63,8 @@ export function siteChanges(options: SetOptions): SiteChanges {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together');
   if (options.generatedTls && options.tlsCert !== undefined) throw usageError('--generated-tls and --tls-cert contradict each other');
   const changes: SiteChanges = {};
+  const acme = acmeChange(options);
+  if (acme) changes.acme = acme;
   if (options.origin !== undefined) changes.origin = options.origin;
   if (options.plan !== undefined) changes.plan = options.plan;
   if (options.alias.length > 0) changes.aliases = options.alias;
@@ -83,6 +89,19 @@ export function siteChanges(options: SetOptions): SiteChanges {
     throw usageError('nothing to change', 'give at least one option: see `wafctl site set --help`');
   }
   return changes;
+}
+
+function acmeChange(options: SetOptions): SiteChanges['acme'] {
+  if (options.tls !== 'acme') {
+    if (options.acmeEmail !== undefined || options.acmeDirectory !== undefined) throw usageError('--acme-email and --acme-directory go with --tls acme');
+    return undefined;
+  }
+  if (options.tlsCert !== undefined) throw usageError('--tls acme and --tls-cert contradict each other');
+  if (options.generatedTls) throw usageError('--tls acme and --generated-tls contradict each other');
+  return {
+    ...(options.acmeDirectory !== undefined ? { directory: options.acmeDirectory } : {}),
+    ...(options.acmeEmail !== undefined ? { email: options.acmeEmail } : {}),
+  };
 }
 
 async function withTls(ctx: CommandContext, options: SetOptions, changes: SiteChanges): Promise<SiteChanges> {
@@ -113,10 +132,13 @@ export function registerSiteSet(site: Command, deps: CommandDeps): void {
     .option('--tls-cert <file>', "the site's certificate chain (PEM), with --tls-key")
     .option('--tls-key <file>', "the certificate's private key (PEM, unencrypted)")
     .option('--generated-tls', "drop the site's own certificate: the edge's generated one again")
+    .addOption(new Option('--tls <source>', "acme: obtain and renew the site's certificate over ACME (HTTP-01 on the edge's HTTP port); again: renew now").choices(['acme']))
+    .option('--acme-email <address>', 'contact address of the ACME account (expiry notices), with --tls acme')
+    .option('--acme-directory <url>', "ACME directory URL, with --tls acme (default: Let's Encrypt)")
     .addOption(new Option('--on-engine-error <mode>', 'when the engine fails on a request: closed blocks it (500), open lets it through').choices(['closed', 'open']))
     .addOption(new Option('--body-over-limit <policy>', 'a body over the inspection limit: reject (413) or pass uninspected (logged)').choices(['reject', 'pass']))
     .addOption(new Option('--response-inspection <state>', 'response headers and bodies through the WAF (leaks, web shells): on (default) or off (stream untouched)').choices(['on', 'off']))
-    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --paranoia 1 --detection-paranoia 3\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n')
+    .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --paranoia 1 --detection-paranoia 3\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n  wafctl site set example.com --tls acme --acme-email ops@example.com\n')
     .action(
       withContext(deps, async (ctx, domain: string, options: SetOptions) => {
         const changes = await withTls(ctx, options, siteChanges(options));

@@ -49,6 +49,16 @@ function settingsFields(site: SiteView): Array<[string, string]> {
     ['body over limit', s.body_over_limit],
     ...(s.response_inspection ? [['response inspection', s.response_inspection] as [string, string]] : []),
     ['default site', s.is_default ? 'yes' : 'no'],
-    ['certificate', s.tls === 'site' ? "the site's own" : "the edge's generated one"],
+    ['certificate', certificateLine(s)],
   ];
+}
+
+/** `ACME: valid until 2026-01-01T00:00:00.000Z (serial 0A1B)`, `ACME: pending`, `ACME: failed: why`. */
+function certificateLine(s: NonNullable<SiteView['settings']>): string {
+  if (s.tls === 'site') return "the site's own";
+  if (s.tls !== 'acme' || !s.acme) return "the edge's generated one";
+  const served = s.acme.not_after ? `, serving the one valid until ${s.acme.not_after}` : '';
+  if (s.acme.state === 'valid') return `ACME: valid until ${s.acme.not_after} (serial ${s.acme.serial})`;
+  if (s.acme.state === 'pending') return `ACME: pending (${s.acme.directory})${served}`;
+  return `ACME: failed: ${s.acme.error}${served}`;
 }

@@ -7,6 +7,7 @@ import { updateSite } from '../../store/config/sites.js';
 import { requireLiveSite } from './site-lookup.js';
 import { checkParanoiaLevels } from './paranoia-levels.js';
 import { checkTlsPair } from './tls-pair.js';
+import { requestAcme } from './acme-request.js';
 
 // `wafctl site set`: the site's own fields (origin, plan, aliases, through the store's updateSite)
 // and its protection settings, in one draft, so a refused field changes nothing at all.
@@ -32,7 +33,12 @@ export function updateSiteSettings(config: Config, domain: string, body: Body, n
   if (body.block_response !== undefined) site.protection.block_response = body.block_response;
   if (body.body_over_limit !== undefined) site.protection.body_over_limit = body.body_over_limit;
   if (body.response_inspection !== undefined) site.protection.response_inspection = body.response_inspection;
-  if (body.tls !== undefined) site.tls = body.tls === null ? null : checkTlsPair(body.tls, now);
+  if (body.tls !== undefined) {
+    // The operator's own certificate (or the generated one) replaces ACME: no more orders or renewals.
+    site.tls = body.tls === null ? null : checkTlsPair(body.tls, now);
+    site.acme = null;
+  }
+  if (body.acme !== undefined) site.acme = requestAcme(site.acme ?? null, body.acme, now);
   if (body.is_default === true) {
     // One default site, like nginx's one default_server per listener: moving it is explicit.
     const other = config.sites.find((s) => s.id !== site.id && s.status !== 'deleted' && s.is_default === true);
