@@ -78,7 +78,7 @@ export class Edge {
     this.limits = edgeLimits(options.limits);
     this.shedder = new LoadShedder(this.limits);
     const clientIps = new ClientIpResolver(options.trustedProxies);
-    this.unparsed = new UnparsedRequests({ snapshot: () => this.current, clientIps, sink: options.sink ?? DISCARD_EVENTS });
+    this.unparsed = new UnparsedRequests({ snapshot: () => this.current, clientIps, sink: options.sink ?? DISCARD_EVENTS, inspector: options.inspector ?? ALLOW_ALL, limits: this.limits });
     this.handler = new RequestHandler({
       counters,
       snapshot: () => this.current,

@@ -83,18 +83,22 @@ describe.each([1, 2])('the edge with the WAF engine, --workers %i', (workers) =>
     expect(logs.some((l) => l.waf_rule_id === '949110')).toBe(true);
   });
 
-  it('answers what node\'s parser refuses (400) and CONNECT (405) with a request id, and shows both in `wafctl logs`', async () => {
+  it('judges what node\'s parser refuses and CONNECT by the site\'s rules, refuses both with a request id, and shows them in `wafctl logs`', async () => {
+    // The site is in on mode: CRS's 911100 (method not allowed) blocks both, so the answer is the
+    // site's block response (403) instead of the edge's 400 / 405; nothing is forwarded either way.
     const refused = await raw(edge, 'FOO /e2e-parser HTTP/1.1\r\nHost: shop.example.test\r\n\r\n');
-    expect(refused).toMatch(/^HTTP\/1\.1 400 [\s\S]*x-request-id: /);
+    expect(refused).toMatch(/^HTTP\/1\.1 403 [\s\S]*x-request-id: /);
     const connectReply = await raw(edge, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: shop.example.test\r\n\r\n');
-    expect(connectReply).toMatch(/^HTTP\/1\.1 405 /);
+    expect(connectReply).toMatch(/^HTTP\/1\.1 403 /);
     let logs: Array<{ waf_rule_id: string; group: string; uri: string }> = [];
     for (let tries = 0; tries < 50; tries++) {
       logs = (JSON.parse((await d.wafctl('--json', 'logs', '--per-page', '100')).stdout) as { logs: typeof logs }).logs;
-      if (logs.some((l) => l.waf_rule_id === 'parser-refused') && logs.some((l) => l.waf_rule_id === 'connect-refused')) break;
+      if (logs.some((l) => l.waf_rule_id === 'parser-refused') && logs.some((l) => l.waf_rule_id === 'connect-refused') && logs.filter((l) => l.waf_rule_id === '911100').length >= 2) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(logs.find((l) => l.waf_rule_id === 'parser-refused')).toMatchObject({ group: 'edge', uri: '/e2e-parser' });
     expect(logs.find((l) => l.waf_rule_id === 'connect-refused')).toMatchObject({ group: 'edge', uri: '127.0.0.1:22' });
+    expect(logs.find((l) => l.waf_rule_id === '911100' && l.uri === '/e2e-parser')).toMatchObject({ group: 'crs' });
+    expect(logs.find((l) => l.waf_rule_id === '911100' && l.uri === '127.0.0.1:22')).toMatchObject({ group: 'crs' });
   });
 });

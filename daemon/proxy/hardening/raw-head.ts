@@ -17,11 +17,17 @@ const BLANK = Buffer.from('\r\n\r\n');
 /** The part of a read a head is looked for in: node's head limit is about this size anyway. */
 const MAX_HEAD = 64 * 1024;
 
-export function parsedHead(raw: Buffer | undefined, failedAt: number): RawHead {
-  if (!raw || raw.length === 0) return { method: '', target: '', host: undefined, userAgent: undefined, line: '' };
+/** Where the head the parser failed in starts in the read: after the last blank line before the
+ *  failure (a request pipelined before it ended there), else at the start of the read. */
+export function headStart(raw: Buffer, failedAt: number): number {
   const at = Math.max(0, Math.min(failedAt, raw.length));
   const before = at === 0 ? -1 : raw.lastIndexOf(BLANK, at - 1);
-  const start = before === -1 || before + 4 > at ? 0 : before + 4;
+  return before === -1 || before + 4 > at ? 0 : before + 4;
+}
+
+export function parsedHead(raw: Buffer | undefined, failedAt: number): RawHead {
+  if (!raw || raw.length === 0) return { method: '', target: '', host: undefined, userAgent: undefined, line: '' };
+  const start = headStart(raw, failedAt);
   let end = raw.indexOf(BLANK, start);
   if (end === -1) end = raw.length;
   const text = raw.subarray(start, Math.min(end, start + MAX_HEAD)).toString('latin1');

@@ -50,6 +50,19 @@ export function rawExchange(port: number, chunks: Array<string | Buffer> | strin
   });
 }
 
+/** Writes `bytes`, ends its side of the connection (FIN), and reads until the server closes. */
+export function rawExchangeHalfClosed(port: number, bytes: string | Buffer): Promise<{ text: string; statuses: number[] }> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => { text += d; });
+    socket.on('close', () => resolve({ text, statuses: statusesOf(text) }));
+    socket.on('error', () => {});
+    socket.once('connect', () => socket.end(bytes));
+  });
+}
+
 export function statusesOf(text: string): number[] {
   return [...text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
 }

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEdgeSnapshot } from '../../../../daemon/proxy/snapshot.js';
 import { startEdge, type RunningEdge } from '../helpers.js';
-import { rawExchange, startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
+import { rawExchange, rawExchangeHalfClosed, startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
 
 // Requests node:http answers without a 'request' event (issue 19, "requests the edge drops
 // unseen"): CONNECT, and heads its parser refuses. Over raw sockets against a real edge and an
@@ -104,17 +104,24 @@ describe('requests node answers without a request event (raw socket)', () => {
     expect(edge.sink.wafEvents.find((e) => e.request_id === id)).toMatchObject({ method: 'FOO', uri: '/second', host: HOST });
   });
 
-  it('a request line sent on its own (Host not yet sent): answered, charged to the default site if any', async () => {
-    const reply = await rawExchange(edge.port, ['FOO /alone HTTP/1.1\r\n']);
+  it('a request line sent on its own: the edge waits for the rest of the head and charges it to the Host sent later', async () => {
+    // node hands over only the read its parser failed in; the edge reads on to the blank line.
+    const reply = await rawExchange(edge.port, ['FOO /alone HTTP/1.1\r\n', `${H}User-Agent: later\r\n\r\n`], { gapMs: 50 });
     expect(reply.statuses).toEqual([400]);
     const id = requestIdOf(reply.text);
+    expect(edge.sink.wafEvents.find((e) => e.request_id === id)).toMatchObject({ site_id: 7, method: 'FOO', uri: '/alone', host: HOST, user_agent: 'later' });
+  });
+
+  it('a request line and a client that half-closes: answered at once, charged to the default site if any', async () => {
+    const alone = () => rawExchangeHalfClosed(edge.port, 'FOO /alone HTTP/1.1\r\n');
+    const reply = await alone();
+    expect(reply.statuses).toEqual([400]);
     // This edge has no default site: nothing to charge it to, so no event (like a 421).
-    expect(edge.sink.wafEvents.find((e) => e.request_id === id)).toBeUndefined();
+    expect(edge.sink.wafEvents.find((e) => e.request_id === requestIdOf(reply.text))).toBeUndefined();
     edge.edge.setSnapshot(buildEdgeSnapshot({ sites: [{ id: 7, domain: HOST, origin: origin.url, isDefault: true }] }));
     try {
-      const again = await rawExchange(edge.port, ['FOO /alone HTTP/1.1\r\n']);
-      const id2 = requestIdOf(again.text);
-      expect(edge.sink.wafEvents.find((e) => e.request_id === id2)).toMatchObject({ site_id: 7, method: 'FOO', uri: '/alone' });
+      const again = await alone();
+      expect(edge.sink.wafEvents.find((e) => e.request_id === requestIdOf(again.text))).toMatchObject({ site_id: 7, method: 'FOO', uri: '/alone' });
     } finally {
       edge.edge.setSnapshot(buildEdgeSnapshot({ sites: [{ id: 7, domain: HOST, origin: origin.url }] }));
     }
