@@ -100,7 +100,7 @@ export const DaemonStatusSchema = z.object({
   }),
   workers: z.number().int(),
   demo: DemoInfoSchema.nullable(),
-  /** null: no proxy edge (the placeholder); absent from daemons before it was added. */
+  /** null: no proxy edge (a daemon built with another edge factory); absent from daemons before it was added. */
   edge: EdgeLoadSchema.nullable().default(null),
   /** Sites with `--tls acme` (absent from daemons before it was added). */
   certificates: z.array(SiteCertificateSchema).default([]),
