@@ -90,7 +90,7 @@ export const DaemonStatusSchema = z.object({
   ca_file: z.string().nullable(),
   admin_socket: z.string(),
   sites: z.number().int(),
-  /** The Core Rule Set the edge runs: found only when rules that load are there (issue 22). */
+  /** The Core Rule Set the edge runs: found only when rules that load are there. */
   crs: z.object({
     found: z.boolean(),
     dir: z.string(),

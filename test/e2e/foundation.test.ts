@@ -1,4 +1,4 @@
-// Issue 2 end to end: the real daemon, started through `wafctl daemon start` on free ports in a
+// End to end: the real daemon, started through `wafctl daemon start` on free ports in a
 // temporary data dir; sites, keys, tokens through the CLI binary; stop and start again; and every
 // bad input refused with a clear message and nothing changed.
 import { createHash } from 'node:crypto';
