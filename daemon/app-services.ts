@@ -33,7 +33,7 @@ export interface Services {
   apiRoutes: RegisterRoutes[];
   /** Admin-socket routes of later issues (protection settings, rules, vulndb); add them to ROUTES.md too. */
   adminRoutes: RegisterAdminRoutes[];
-  /** The real edge (daemon/proxy). app.ts still uses the placeholder: see daemon/README.md. */
+  /** The real edge (daemon/proxy), unless buildApp is given another factory. */
   edgeFactory: EdgeFactory;
   close(): Promise<void>;
 }
@@ -121,8 +121,8 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     async (app: FastifyInstance) => { await app.register(ingestPlugin, { deps: ingest }); },
   ];
 
-  // Loaded on demand: the proxy and its checks take about a second to import, a cost the daemon
-  // should not pay while it runs the placeholder edge.
+  // Loaded on demand: the proxy and its checks take about a second to import, a cost a daemon
+  // built with another edge factory (tests of the API alone) does not pay.
   // With --workers N > 1 the edge runs in N node:cluster workers (lifecycle/edge-workers.ts).
   const edgeFactory: EdgeFactory = async (edgeContext) => {
     const secret = await challengeSecret(paths.challengeKey);

@@ -9,7 +9,6 @@ import { demoInfo, ensureDemoSite } from './demo/demo-site.js';
 import { startDemoOrigin, type DemoOrigin } from './demo/origin.js';
 import { openServices, type Services } from './app-services.js';
 import { activeCrs, type ActiveCrs } from './crs/active-crs.js';
-import { createEdgePlaceholder } from './edge-placeholder.js';
 import type { EdgeFactory, EdgeService } from './edge-service.js';
 import { createDaemonLogger } from './lifecycle/daemon-log.js';
 import { writeAdminSocketPointer } from './lifecycle/admin-socket-pointer.js';
@@ -37,9 +36,8 @@ export interface BuildOptions {
   /** Kept to re-resolve daemon.json on reload with the same flags and environment. */
   flags?: Flags;
   env?: NodeJS.ProcessEnv;
+  /** The edge to build instead of the proxy's (tests that want another data plane, or none). */
   edgeFactory?: EdgeFactory;
-  /** false: bind the 503 placeholder instead of the proxy edge (tests of the frame alone). */
-  proxyEdge?: boolean;
   apiRoutes?: RegisterRoutes[];
   adminRoutes?: RegisterAdminRoutes[];
   now?: () => Date;
@@ -110,7 +108,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   let demo: { origin: DemoOrigin; info: DemoInfo } | null = null;
   const crs = parts.crs;
 
-  const edgeFactory = build.edgeFactory ?? (build.proxyEdge === false ? createEdgePlaceholder : services.edgeFactory);
+  const edgeFactory = build.edgeFactory ?? services.edgeFactory;
   const edge: EdgeService = await edgeFactory({ options, store, logger, tls });
   const api: ApiServer = await createApiServer({ tls, logger, register: [...services.apiRoutes, ...(build.apiRoutes ?? [])] });
   let admin: AdminServer | null = null;

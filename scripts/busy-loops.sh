@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One busy loop pinned on each core, for SECONDS (default 600), then they stop by themselves: the
-# "loaded box" that the test suite (issue 18) and the engine's time budget (issue 19) must not
+# "loaded box" that the test suite and the engine's time budget must not
 # notice. Usage: scripts/busy-loops.sh [SECONDS] & npm test; wait
 set -euo pipefail
 seconds=${1:-600}

@@ -1,5 +1,5 @@
 // The node flags the daemon process is started with: a V8 old-space cap when the operator asks
-// for one (issue 19: memory under a scanner flood).
+// for one (memory under a scanner flood).
 //
 // No cap by default. The daemon keeps RSS near its live set on its own (lifecycle/heap-growth.ts)
 // and its large structures are bounded (the WAF index budget), but not every per-key table is: a

@@ -1,4 +1,4 @@
-// The engine's time budget judges the request, not the machine (issue 19, DESIGN.md rule 12):
+// The engine's time budget judges the request, not the machine (DESIGN.md rule 12):
 // a benign corpus (benign-corpus.ts: page views, searches, comments, Gutenberg saves, REST, admin
 // ajax, uploads, cart) through the daemon's own inspector and rule sets, with the default 40 ms
 // budget, must get no budget refusal however loaded the box is; and requests built for the CRS

@@ -1,4 +1,4 @@
-// How long one hostile or large request body holds the engine's thread (issue 19, M2: 200,000 tiny
+// How long one hostile or large request body holds the engine's thread (security review M2: 200,000 tiny
 // multipart parts held an edge worker ~1.7 s), through the daemon's own rule set (base settings +
 // CRS 3.3.4 at PL1) with the daemon's 40 ms time budget, or none (--budget-ms 0) to see the
 // unbounded cost. Prints, per body, the median and worst of the CPU and wall ms of phases 1-2 and

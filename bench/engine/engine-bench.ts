@@ -1,6 +1,6 @@
 // Engine alone (no sockets): median and p99 microseconds per request (phases 1-2 plus
 // logging, engine On) at paranoia 1 and 4, CRS 3.3.4 load time and heap. Prints figures and
-// ratios against the targets and the anchors of issue 6 (ModSecurity v3 on this machine:
+// ratios against the engine's targets and its anchors (ModSecurity v3 on this machine:
 // ~2,900 us for the GET, ~5,300 us for the POST).
 //
 //   npx tsx bench/engine/engine-bench.ts [--iterations 2000]

@@ -1,4 +1,4 @@
-// Paranoia 4 against paranoia 1 (issue 6: PL4 at most twice PL1), and A/B between engine
+// Paranoia 4 against paranoia 1 (PL4 at most twice PL1), and A/B between engine
 // builds, measured in one process with the configurations interleaved: every round runs a
 // block of requests through each (build, paranoia level) in turn, so load from the other
 // tenants of this shared machine falls on all of them alike. engine-bench.ts runs PL1 and PL4

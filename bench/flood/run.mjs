@@ -1,4 +1,4 @@
-// Flood bench (issue 19, "It must not fall over under a scan"): the real daemon (dist/, --workers N,
+// Flood bench ("It must not fall over under a scan"): the real daemon (dist/, --workers N,
 // CRS PL1) in front of a tiny origin, flooded with distinct attacks (attacks.mjs: random values and
 // paths, a random client IP each via X-Forwarded-For from a trusted 127.0.0.1) by a closed loop of C
 // connections, optionally capped at --rate requests/s, for --seconds. The RSS of the primary and of

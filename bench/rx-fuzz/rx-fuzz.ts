@@ -1,4 +1,4 @@
-// Engine safety (issue 10): every @rx of CRS 3.3.4 (all paranoia levels, i.e. what PL4 runs) through
+// Engine safety: every @rx of CRS 3.3.4 (all paranoia levels, i.e. what PL4 runs) through
 // the engine's own compile path (daemon/engine/regex, V8's backtrack fallback switched on the way
 // Waf.load does it), against pathological inputs (pathological-inputs.ts) at 1 KiB; each rule's
 // three worst shapes again at 8 KiB and at the request-body inspection limit (~128 KiB). Then the

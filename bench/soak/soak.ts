@@ -1,4 +1,4 @@
-// The soak (issue 10): a real daemon process (dist/, the CRS rule set at paranoia 1) in front of a
+// The soak: a real daemon process (dist/, the CRS rule set at paranoia 1) in front of a
 // real origin, driven for WAFCTL_SOAK_SECONDS (default 600) with mixed traffic at a modest pace (the
 // machine is shared): benign and attack requests through the edge, WAF-event batches through
 // ingestion, reads and writes on the management API. Faults on a schedule: two origin restarts, a

@@ -1,5 +1,5 @@
 // Check latency: a site with 40 plugins (plus core 6.8 and 3 popular themes) against a 45,000-record
-// synthetic database. Target (issue 8): p50 under 2 ms; the ratio printed is p50 / 2 ms.
+// synthetic database. Target: p50 under 2 ms; the ratio printed is p50 / 2 ms.
 //
 //   npx tsx bench/vulndb/check.bench.ts [--records 45000] [--iterations 3000]
 //

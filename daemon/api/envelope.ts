@@ -90,7 +90,7 @@ function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: stri
 }
 
 // Clients send Content-Type: application/json on every request, GET and DELETE with an empty body
-// included (issue 4): an empty JSON body is "no body", not an error. Keys that would poison a
+// included: an empty JSON body is "no body", not an error. Keys that would poison a
 // prototype (__proto__, constructor.prototype) are refused, never merged into anything.
 function acceptEmptyJson(app: FastifyInstance): void {
   app.removeAllContentTypeParsers(); // JSON only: text/plain and the rest get 415

@@ -9,7 +9,7 @@ import { ENVELOPE_SERVER_OPTIONS, installEnvelope } from './envelope.js';
 import { createHttpsOnlyListener } from './plain-http-guard.js';
 
 // The API listener (:9443): fastify over HTTPS behind the plain-HTTP guard. It serves the management
-// API (/api/v1, issue 4) and ingestion (/api/vector, issue 5); those modules plug in through
+// API (/api/v1) and ingestion (/api/vector); those modules plug in through
 // `register`. With no routes every path is 404 not_found in the envelope.
 
 export type RegisterRoutes = (app: FastifyInstance) => void | Promise<void>;

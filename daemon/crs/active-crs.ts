@@ -1,4 +1,4 @@
-// Which Core Rule Set the daemon runs, in the order issue 22 gives: the version selected with
+// Which Core Rule Set the daemon runs, in this order: the version selected with
 // `wafctl crs use` (or installed first), else --crs-dir (whose default is Debian's package,
 // /usr/share/modsecurity-crs). `found` is true only when rules that load are there, so status
 // never says "crs" while nothing runs.

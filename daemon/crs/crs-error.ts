@@ -12,6 +12,6 @@ export class CrsError extends Error {
   }
 }
 
-/** What to do without the network or without a release archive (issue 22: one line, two ways). */
+/** What to do without the network or without a release archive (one line, two ways). */
 export const OFFLINE_HINT =
   'download coreruleset-<version>.tar.gz and its .asc on a machine with access and run `wafctl crs install --from FILE`, or install Debian\'s package (`apt-get install modsecurity-crs`)';

@@ -12,7 +12,7 @@ import { LastGoodInputs } from './last-good-inputs.js';
 import type { StoredSite } from '../../shared/schemas/site.js';
 import { describeSiteProblem } from './site-fallback.js';
 
-// The real edge for app.ts (replacing edge-placeholder.ts): one process, snapshots rebuilt from
+// The real edge for app.ts: one process, snapshots rebuilt from
 // the config store on every change, events batched into the event store (which also writes the
 // audit log). Builds are isolated per site (snapshot.ts SiteIsolation): a site that does not
 // compile keeps its last good rules, or is served unavailable, with a log line; the other sites

@@ -90,7 +90,7 @@ export const DaemonStatusSchema = z.object({
   ca_file: z.string().nullable(),
   admin_socket: z.string(),
   sites: z.number().int(),
-  /** The Core Rule Set the edge runs: found only when rules that load are there (issue 22). */
+  /** The Core Rule Set the edge runs: found only when rules that load are there. */
   crs: z.object({
     found: z.boolean(),
     dir: z.string(),
@@ -100,7 +100,7 @@ export const DaemonStatusSchema = z.object({
   }),
   workers: z.number().int(),
   demo: DemoInfoSchema.nullable(),
-  /** null: no proxy edge (the placeholder); absent from daemons before it was added. */
+  /** null: no proxy edge (a daemon built with another edge factory); absent from daemons before it was added. */
   edge: EdgeLoadSchema.nullable().default(null),
   /** Sites with `--tls acme` (absent from daemons before it was added). */
   certificates: z.array(SiteCertificateSchema).default([]),

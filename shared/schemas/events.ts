@@ -37,7 +37,7 @@ export const NewWafEventSchema = WafEventInputSchema.extend({
   action: z.string().optional(),
   /** ISO 3166-1 alpha-2 of the client, when known. */
   country: z.string().optional(),
-  /** The matched rule's tags (the edge stores them since issue 23; ingested and older events have none). */
+  /** The matched rule's tags (stored by the edge; ingested events and events stored by older versions have none). */
   tags: z.array(z.string()).optional(),
 });
 export type NewWafEvent = z.infer<typeof NewWafEventSchema>;
@@ -116,7 +116,7 @@ export const WafLogEntrySchema = z.object({
   host: z.string(),
   /**
    * Not in spec 2.4: present only when asked with `include=action` (wafctl does), so a row of a
-   * detect-mode match says `detected` instead of looking like a block (issue 23).
+   * detect-mode match says `detected` instead of looking like a block.
    */
   action: z.enum(REQUEST_ACTIONS).optional(),
 });

@@ -1,4 +1,4 @@
-// GET /waf-logs/{id}: one request explained (issue 23). The spec is silent on this path; it adds
+// GET /waf-logs/{id}: one request explained. The spec is silent on this path; it adds
 // nothing to the spec 2.4 rows of GET /waf-logs. `id` is a WAF event id (a row of /waf-logs) or
 // the request id printed on the block page; the answer groups every event of that request.
 import { z } from 'zod';

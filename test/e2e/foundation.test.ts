@@ -1,4 +1,4 @@
-// Issue 2 end to end: the real daemon, started through `wafctl daemon start` on free ports in a
+// End to end: the real daemon, started through `wafctl daemon start` on free ports in a
 // temporary data dir; sites, keys, tokens through the CLI binary; stop and start again; and every
 // bad input refused with a clear message and nothing changed.
 import { createHash } from 'node:crypto';
@@ -209,8 +209,7 @@ describe('wafctl daemon start, sites and keys, stop, start again', SLOW, () => {
     expect(curls).toHaveLength(3);
     for (const line of curls) expect(line).toContain(`-H 'Host: demo.localhost' `);
     expect(curls[0]).toContain(`http://127.0.0.1:${status.ports.edge}/`);
-    // The demo origin itself answers. (Through the edge once the proxy of issue 7 replaces the
-    // placeholder edge, which answers 503 for now.)
+    // The demo origin itself answers.
     expect((await get(`${status.demo.origin}/`)).status).toBe(200);
 
     const sites = await json<Array<{ domain: string; has_key: boolean; origin: string }>>(d, 'site', 'list');

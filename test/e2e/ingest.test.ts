@@ -1,4 +1,4 @@
-// Issue 5 end to end: `wafctl ingest` as a real process against the real daemon over HTTPS. Ten
+// End to end: `wafctl ingest` as a real process against the real daemon over HTTPS. Ten
 // thousand entries land exactly once; a fault-injecting HTTPS proxy (500s before the daemon sees the
 // request, 429s) in front of the daemon cannot make the client lose or duplicate an entry; and a
 // daemon killed with SIGKILL mid-ingestion keeps every entry it acknowledged.

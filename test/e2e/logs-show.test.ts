@@ -1,4 +1,4 @@
-// Issue 23, "explain a block", end to end: a real daemon, real requests through the edge, and
+// "Explain a block", end to end: a real daemon, real requests through the edge, and
 // `wafctl logs show` as a real process with the request id the block page printed.
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 4 and 5 end to end: the real daemon, the management API and the ingestion API over real
+// End to end: the real daemon, the management API and the ingestion API over real
 // HTTPS (the daemon's own CA pinned), driven by the wafctl binary and by raw HTTPS requests whose
 // answers are checked with the shared zod schemas.
 import { readFile } from 'node:fs/promises';
@@ -101,7 +101,7 @@ describe('wafctl against the management API', () => {
   });
 
   it('sets, shows and disables geo rules', async () => {
-    // A new site starts with geo blocking off and no countries (issue 20), not 404 no_settings.
+    // A new site starts with geo blocking off and no countries, not 404 no_settings.
     expect(await json('geo-rules', 'show')).toEqual({ enabled: false, mode: 'blacklist', countries: [] });
     expect(GeoRulesSchema.parse(await json('geo-rules', 'set', '--mode', 'blacklist', '--countries', 'ru,KP,ru'))).toEqual({
       enabled: true,

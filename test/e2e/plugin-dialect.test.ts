@@ -1,4 +1,4 @@
-// Issue 20: the Atomic Edge WordPress plugin's older dialect beside the spec, against the real
+// The Atomic Edge WordPress plugin's older dialect beside the spec, against the real
 // daemon over real HTTPS (its CA pinned): the X-AtomicEdge-Key header, POST /connect, `plan`,
 // DELETE /access/ip/{type}/{ip}, `wordpress_version` / `wordpress`, and their bad inputs.
 import { readFile } from 'node:fs/promises';

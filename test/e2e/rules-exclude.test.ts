@@ -1,4 +1,4 @@
-// Issue 23, "fix a false positive in one command", end to end: a real daemon with CRS, a benign
+// "Fix a false positive in one command", end to end: a real daemon with CRS, a benign
 // WordPress post blocked at the edge, `wafctl rules exclude` as a real process (dry run, apply,
 // remove), and the same requests through the edge after each step.
 import { createServer, request, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 9 end to end: `wafctl logs --tui` as a real process in a real terminal (tmux, 120x30)
+// End to end: `wafctl logs --tui` as a real process in a real terminal (tmux, 120x30)
 // against a real daemon with WAF events ingested through the ingestion API: keys are sent with
 // `tmux send-keys`, the screen is read with `tmux capture-pane -p`. Also `wafctl logs --follow`
 // on a pipe, streaming events ingested while it runs. tmux is required in CI (.ci/run installs it).

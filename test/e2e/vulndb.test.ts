@@ -1,4 +1,4 @@
-// Issue 8 end to end: the real daemon, `wafctl vulndb import|status` over the admin socket (the
+// End to end: the real daemon, `wafctl vulndb import|status` over the admin socket (the
 // feed streamed as the request body), `wafctl vuln check` over HTTPS with the site key, a bad
 // feed refused with the old database kept, and the same check answered over raw HTTPS.
 // One daemon for the file, with the sample feed imported before any test (each test that imports

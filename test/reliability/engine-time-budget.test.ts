@@ -1,5 +1,5 @@
 // The engine's time budget through the real daemon (dist/, CRS 3.3.4 at paranoia 1) in front of a
-// real origin (issues 10 and 19): a request the engine cannot judge within --waf-time-budget-ms of
+// real origin: a request the engine cannot judge within --waf-time-budget-ms of
 // CPU time is refused like a rule block (the site's block response and a WAF event `engine-budget`),
 // whatever the site's on_engine_error says: running out of the budget is a property of the request,
 // so it must not be a way to choose fail-open. A site in detect mode logs it and forwards it. The

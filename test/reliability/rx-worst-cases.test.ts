@@ -1,4 +1,4 @@
-// The top offenders of bench/rx-fuzz (issue 10, engine safety). Since caseless letters are emitted
+// The top offenders of bench/rx-fuzz (engine safety). Since caseless letters are emitted
 // as classes (regex/emit.ts), V8 hands both to its linear-time engine after too many backtracks
 // (daemon/engine/regex-safety.ts): the cost no longer explodes, but it is linear with a large
 // constant (~10-30 us a byte for these), so a long pathological value still holds one exec far past

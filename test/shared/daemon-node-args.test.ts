@@ -1,4 +1,4 @@
-// The daemon's V8 heap cap (issue 19): none by default, WAFCTL_DAEMON_HEAP_MIB sets one (0: none),
+// The daemon's V8 heap cap: none by default, WAFCTL_DAEMON_HEAP_MIB sets one (0: none),
 // a cap already in NODE_OPTIONS wins, and a bad value is refused with a clear message.
 import { describe, expect, it } from 'vitest';
 import { DaemonHeapError, daemonNodeArgs } from '../../shared/daemon-node-args.js';

@@ -1,4 +1,4 @@
-// Issue 20, the proof: the Atomic Edge WordPress plugin's own classes (release 1.2.0, unmodified,
+// The proof: the Atomic Edge WordPress plugin's own classes (release 1.2.0, unmodified,
 // from WAFCTL_WP_PLUGIN_DIR) run in PHP under test/wp-plugin/shim against a real daemon over HTTPS
 // with its CA, through every call its admin pages, hourly sync and vulnerability scanner make. The
 // plugin must accept every answer: no PHP warning, notice or exception, and the page gets success

@@ -15,7 +15,7 @@ import { lazyRuleGroups, type LazyRuleGroups } from '../protection/lazy-rule-gro
 import { ruleFile, siteRuleSettings } from '../protection/rule-files.js';
 import { requireLiveSite } from '../protection/site-lookup.js';
 
-// `wafctl rules exclude` on the admin socket (ROUTES.md, issue 23): the narrowest exclusion that
+// `wafctl rules exclude` on the admin socket (ROUTES.md): the narrowest exclusion that
 // lets one stored request through, written into the site's "before" file, proved by replaying the
 // stored request through the site's rule set without and with it. The admin socket, not the
 // REST API: the spec's endpoint table has no rules resource, and `rules set` lives here too.

@@ -3,7 +3,7 @@
 // the next one is '\r'), each buffer is a boundary, a part header line or part data, and every
 // irregularity ModSecurity flags is flagged here under the same name.
 //
-// Cost is linear in the body and nothing is allocated per buffer of file data (issue 19, M2: 200,000
+// Cost is linear in the body and nothing is allocated per buffer of file data (security review M2: 200,000
 // tiny parts held a worker 1.7 s, most of it garbage collection; a 12 MiB part without a newline
 // took seconds, as each 4 KiB buffer searched the rest of the body for the next newline): the parser
 // reads the body's bytes where they are (no 12 MiB string made of them: only part headers and field

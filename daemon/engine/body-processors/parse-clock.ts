@@ -1,5 +1,5 @@
 // Parsing a body holds the event loop like evaluating rules does, so it runs on the request's time
-// budget (issue 19, M2: 200,000 tiny multipart parts held a worker 1.7 s). Processors tick once per
+// budget (security review M2: 200,000 tiny multipart parts held a worker 1.7 s). Processors tick once per
 // unit of work whose cost is bounded (a multipart buffer of at most 4 KiB, an argument, a JSON
 // value, an XML element); every TICKS_PER_CHECK ticks the budget's checkpoint runs, which reads the
 // wall clock (~0.1 us) and throws EngineBudgetExceeded once the parse has used the request's time.

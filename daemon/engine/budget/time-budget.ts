@@ -1,11 +1,11 @@
 // The per-transaction time budget: no request may hold the event loop for long, whatever its
-// content (issue 10). V8's linear-time regex fallback (../regex-safety.ts) removed the exponential
+// content. V8's linear-time regex fallback (../regex-safety.ts) removed the exponential
 // cases, but its linear engine costs up to ~45 us a byte on some CRS regexes, so one exec on a long
 // value, or many medium ones, can still take seconds. ModSecurity's analogue is SecPcreMatchLimit (a
 // PCRE match that gives up sets MSC_PCRE_LIMITS_EXCEEDED); here the whole transaction has one budget.
 //
 // The budget is CPU time of the engine's thread (thread-clock.ts), not wall time: whether a request
-// is refused must not depend on how busy the machine is (DESIGN.md house rule 12; issue 19: benign
+// is refused must not depend on how busy the machine is (DESIGN.md house rule 12: benign
 // requests got 500s on a loaded box under the old wall-time budget). Wall time bounds the thread's
 // CPU time from above, so the budget keeps a wall deadline (start + CPU left) that is cheap to test,
 // and reads CPU time only when the wall deadline has passed: CPU left, the deadline moves to now +

@@ -1,12 +1,9 @@
 // @rx: PCRE match (translated once at load, see ../regex/). With `capture`, TX.0 is the whole match
 // and TX.1..9 the groups; TX.0..9 are unset first, as ModSecurity does. A parameter with %{macros}
 // is expanded, passed through ModSecurity's log_escape_re() and compiled per distinct value.
-// With the literal prefilter switched on (../prefilter/, off by default: it does not pay at this
-// level, see its README), a fixed pattern runs only when its literal gate says the value could match.
 import type { OperatorEvaluate, OperatorFactory, OperatorRuntime } from './types.js';
 import { compilePcre, pcreGroups, type PcreRegex } from '../regex/index.js';
 import { logEscapeRe } from './log-escape-re.js';
-import { literalGateFor, type LiteralGate } from '../prefilter/index.js';
 
 const MACRO_CACHE_LIMIT = 64;
 
@@ -19,7 +16,7 @@ export const rx: OperatorFactory = (param) => {
   if (MATCHES_WHOLE_INPUT.test(param)) return wholeInput;
   if (!param.includes('%{')) {
     const re = compilePcre(param);
-    return matcher(re, literalGateFor(re.ast));
+    return matcher(re);
   }
   compilePcre(logEscapeRe(param.replace(/%\{[^}]*\}/g, 'x'))); // reject a broken pattern at load, not per request
   const cache = new Map<string, OperatorEvaluate>();
@@ -50,10 +47,9 @@ const wholeInput: OperatorEvaluate = (input, runtime) => {
   return true;
 };
 
-function matcher(re: PcreRegex, gate?: LiteralGate): OperatorEvaluate {
+function matcher(re: PcreRegex): OperatorEvaluate {
   const { regex } = re;
   return (input: string, runtime: OperatorRuntime) => {
-    if (gate !== undefined && !gate(input, runtime)) return false;
     // With a time budget (../budget/), every exec goes through it: it counts the bytes scanned,
     // reads the clock now and then, and runs an exec on a long subject interruptibly.
     const budget = runtime.budget;

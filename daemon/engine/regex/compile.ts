@@ -21,7 +21,7 @@ export interface PcreRegex {
   readonly groupCount: number;
   /** captureMap[n] = index in a JS match array of PCRE group n. */
   readonly captureMap: readonly number[];
-  /** The parsed pattern (every inline option resolved), for analyses such as the literal prefilter. */
+  /** The parsed pattern (every inline option resolved), for analyses of it (the byte gate's tests). */
   readonly ast: Alternation;
 }
 

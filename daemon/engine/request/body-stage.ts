@@ -2,7 +2,7 @@
 // Content-Type as ModSecurity v2 does: urlencoded and multipart only), apply the body limits,
 // and run the processor from the registry.
 //
-// Limits (issue 19, M2: a body must not hold the worker much longer than the time budget):
+// Limits (security review M2: a body must not hold the worker much longer than the time budget):
 // SecRequestBodyLimit on the whole body; SecRequestBodyNoFilesLimit on the whole body for every
 // processor but MULTIPART, and on MULTIPART's part headers and field values (as ModSecurity counts
 // them); over either, SecRequestBodyLimitAction Reject refuses with 413 (`overLimit`, its message

@@ -1,4 +1,4 @@
-// Keeps the WAF index's memory bounded (issue 19: a scanner flood grew the primary by ~660 MB
+// Keeps the WAF index's memory bounded (a scanner flood grew the primary by ~660 MB
 // a minute). Every per-event part of the index lives in sealed, immutable chunks of 16,384
 // events (column chunks in growable-array.ts, URI blobs in uri-column.ts). Once the sealed
 // chunks resident in memory exceed `residentBytes`, the oldest are written to a spill file and

@@ -1,4 +1,4 @@
-// What the edge did about one stored WAF event, as the operator reads it (issue 23: a detect-mode
+// What the edge did about one stored WAF event, as the operator reads it (a detect-mode
 // row must not look like a block). The index keeps the edge's stored `action` as a small code
 // per event, so /waf-logs rows can say it without reading the segment lines.
 import type { RequestAction } from '../../../shared/schemas/waf-request.js';

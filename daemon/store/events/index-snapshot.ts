@@ -13,7 +13,7 @@ import { CHUNK_SIZE as URI_CHUNK, type PackedUris, type SealedUris } from './uri
 import type { EventKind } from './segment-names.js';
 
 // 5: postings keys as string table refs (u32 sections `.refs`) instead of JSON key strings.
-// 6: a u32 `action` column per event (event-action.ts codes) for the rows' action (issue 23).
+// 6: a u32 `action` column per event (event-action.ts codes) for the rows' action.
 export const SNAPSHOT_VERSION = 6;
 
 export interface Coverage {

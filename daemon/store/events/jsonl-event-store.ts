@@ -51,7 +51,7 @@ export interface JsonlEventStoreOptions {
   /**
    * Memory of the WAF index (README: "Memory under a flood"): sealed per-event chunks kept
    * in memory (default 64 MiB) and the cache of spilled chunks read back (default 16 MiB).
-   * `false`: everything in memory, unbounded (the behaviour before issue 19).
+   * `false`: everything in memory, unbounded (the behaviour before the index could spill).
    */
   indexMemory?: { residentBytes?: number; cacheBytes?: number } | false;
 }

@@ -1,5 +1,5 @@
 // Which rules an exclusion for one blocked request names, on which variable, on which path
-// (`wafctl rules exclude`, issue 23). Decisions (also in man/wafctl-rules.1):
+// (`wafctl rules exclude`). Decisions (also in man/wafctl-rules.1):
 // - The request must be a WAF block or a detect-mode match (a site being tuned before `mode on`);
 //   a rate limit, a bot challenge or an ingested event has nothing a rule exclusion could change.
 // - The rules named are every CRS or cms rule that matched the request, except CRS's own

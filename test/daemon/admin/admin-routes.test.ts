@@ -6,7 +6,7 @@ import { Client } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAdminServer, type AdminServer } from '../../../daemon/admin/server.js';
 import { openConfigStore, type ConfigStore } from '../../../daemon/store/config/config-store.js';
-import { siteForApiKey } from '../../../daemon/store/config/site-keys.js';
+import { siteKeyVerdict } from '../../support/site-key-verdict.js';
 import { tokenForBearer } from '../../../daemon/store/config/tokens.js';
 import { AdminClient } from '../../../shared/admin-client.js';
 import { WafctlError } from '../../../shared/errors.js';
@@ -83,7 +83,7 @@ describe('admin socket', () => {
     expect(JSON.stringify(site)).not.toContain('hash');
     const file = await readFile(join(dir, 'config.json'), 'utf8');
     expect(file).not.toContain(api_key);
-    expect(siteForApiKey(store.snapshot(), api_key)).toMatchObject({ ok: true });
+    expect(siteKeyVerdict(store.snapshot(), api_key)).toBe('ok');
     expect(await client.getSite('example.test')).toEqual(site);
     expect(await client.getSite('www.example.test')).toEqual(site);
   });
@@ -150,8 +150,8 @@ describe('admin socket', () => {
     const { api_key: first } = await client.siteKey('example.test');
     const { api_key: second } = await client.siteKey('example.test');
     expect(second).not.toBe(first);
-    expect(siteForApiKey(store.snapshot(), first)).toEqual({ ok: false, reason: 'invalid_api_key' });
-    expect(siteForApiKey(store.snapshot(), second)).toMatchObject({ ok: true });
+    expect(siteKeyVerdict(store.snapshot(), first)).toBe('invalid_api_key');
+    expect(siteKeyVerdict(store.snapshot(), second)).toBe('ok');
   });
 
   it('manages api_access and ingestion tokens', async () => {

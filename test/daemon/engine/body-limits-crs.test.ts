@@ -1,4 +1,4 @@
-// Bodies built to hold the worker (issue 19, M2: 200,000 tiny multipart parts held it 1.7 s) end
+// Bodies built to hold the worker (security review M2: 200,000 tiny multipart parts held it 1.7 s) end
 // at a limit, through the daemon's own rule set (base settings + CRS 3.3.4 at paranoia 1): refused,
 // with the error ModSecurity would set, and the body processor stopped early. Nothing here asserts
 // a duration: `stoppedAt` (where the processor stopped reading) says how much was parsed.

@@ -1,4 +1,4 @@
-// The heap-pressure valve (issue 19): the rule on one reading, and the watch on V8's real full
+// The heap-pressure valve: the rule on one reading, and the watch on V8's real full
 // collections (a forced one, with a share of 0 so any live heap counts as pressure).
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -1,4 +1,4 @@
-// Request validation (README §3, issue 8): what becomes a 422 validation_error, with a message naming the field.
+// Request validation (README §3): what becomes a 422 validation_error, with a message naming the field.
 
 import { describe, expect, it } from 'vitest';
 import { parseCheckRequest } from '../../../daemon/vulndb/vulndb.js';

@@ -99,7 +99,7 @@ describe('POST /api/v1/wp/vulnerabilities/check', () => {
       themes: [{ slug: 'astra', version: '4.6.8' }],
     });
     expect(res.status).toBe(200);
-    // `wordpress` repeats `cms` for the WordPress plugin's dialect (issue 20).
+    // `wordpress` repeats `cms` for the WordPress plugin's dialect.
     expect(Object.keys(res.body).sort()).toEqual(['attribution', 'checked_at', 'cms', 'plugins', 'success', 'summary', 'themes', 'wordpress']);
     expect(res.body.wordpress).toEqual(res.body.cms);
     const body = VulnCheckResponseSchema.parse(res.body);

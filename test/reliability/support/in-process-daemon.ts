@@ -1,5 +1,5 @@
 // The real daemon assembled in-process (buildApp: real config store, event store, HTTPS API
-// listener, admin unix socket; the 503 placeholder edge) in a temporary data dir, with one site, an
+// listener, admin unix socket; no edge: no-edge.ts) in a temporary data dir, with one site, an
 // ingestion token and the site's API key made through the admin socket like an operator would.
 // The clock is the test's: `skipMinute()` moves it past the rate-limit windows so a long fuzz run
 // keeps reaching validation instead of drowning in 429s (429 stays a documented answer).
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { buildApp, type DaemonApp } from '../../../daemon/app.js';
 import { parseDaemonArgv, resolveDaemonOptions } from '../../../daemon/options/resolve-options.js';
 import { AdminClient } from '../../../shared/admin-client.js';
+import { noEdge } from './no-edge.js';
 import type { DaemonStatus } from '../../../shared/schemas/admin.js';
 import type { Endpoint } from './raw-http.js';
 
@@ -38,7 +39,7 @@ export async function startFuzzDaemon(plan: 'free' | 'advanced' | 'enterprise' =
   const now = () => new Date(Date.now() + offsetMs);
   const argv = ['--data-dir', join(dir, 'data'), '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1', '--crs-dir', crs];
   const options = await resolveDaemonOptions(parseDaemonArgv(argv), {});
-  const app = await buildApp({ options, proxyEdge: false, now });
+  const app = await buildApp({ options, edgeFactory: noEdge, now });
   const status = await app.listen();
   const ca = await readFile(status.ca_file!, 'utf8');
 

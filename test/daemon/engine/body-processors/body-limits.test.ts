@@ -1,4 +1,4 @@
-// The body processors' limits and time-budget checkpoints (issue 19, M2): each stops parsing where
+// The body processors' limits and time-budget checkpoints (security review M2): each stops parsing where
 // a limit is reached (`stoppedAt`), and each calls the budget's checkpoint as it goes, so that a
 // checkpoint that throws (the budget spent) ends the parse. The multipart parser's one-step data
 // runs (multipart-parser.ts, skipData) give exactly what buffer-by-buffer parsing gave.

@@ -14,8 +14,8 @@ import { VarEntry } from '../../../../daemon/engine/collections/keyed-list.js';
 import { Waf } from '../../../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../../../daemon/engine/default-registries.js';
 import { collectRx, CRS_RULES_DIR } from '../regex/crs-rx.js';
-import { crsPayloads } from '../prefilter/crs-corpus.js';
-import { generateMatch, seededRandom } from '../prefilter/match-generator.js';
+import { crsPayloads } from '../helpers/crs-corpus.js';
+import { generateMatch, seededRandom } from '../helpers/match-generator.js';
 import { request } from '../helpers/request.js';
 
 const PCRE_DEFAULTS = { caseless: false, dotall: true, multiline: false, extended: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteForApiKey } from '../../../../daemon/store/config/site-keys.js';
+import { siteKeyVerdict } from '../../../support/site-key-verdict.js';
 import { addSite, findSite, regenerateSiteKey, setSiteStatus, updateSite } from '../../../../daemon/store/config/sites.js';
 import { createToken, revokeToken, setApiAccess, tokenForBearer } from '../../../../daemon/store/config/tokens.js';
 import { WafctlError } from '../../../../shared/errors.js';
@@ -59,11 +59,12 @@ describe('site operations', () => {
   it('regenerating replaces the key: the old one stops matching at once', () => {
     const config = emptyConfig(now);
     const { apiKey } = addSite(config, input('example.test'), now);
-    expect(siteForApiKey(config, apiKey)).toMatchObject({ ok: true });
+    expect(siteKeyVerdict(config, apiKey)).toBe('ok');
     const fresh = regenerateSiteKey(config, 'example.test', now);
-    expect(siteForApiKey(config, apiKey)).toEqual({ ok: false, reason: 'invalid_api_key' });
-    expect(siteForApiKey(config, fresh)).toMatchObject({ ok: true, site: { domain: 'example.test' } });
-    expect(siteForApiKey(config, 'short')).toEqual({ ok: false, reason: 'invalid_api_key_format' });
+    expect(siteKeyVerdict(config, apiKey)).toBe('invalid_api_key');
+    expect(siteKeyVerdict(config, fresh)).toBe('ok');
+    expect(config.sites.find((s) => s.key_hash !== null)?.domain).toBe('example.test');
+    expect(siteKeyVerdict(config, 'short')).toBe('invalid_api_key_format');
   });
 });
 

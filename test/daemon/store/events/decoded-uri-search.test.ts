@@ -1,4 +1,4 @@
-// Issue 20: a WAF-log search for `union select` finds the URI stored as sent (`union%20select`,
+// A WAF-log search for `union select` finds the URI stored as sent (`union%20select`,
 // `union+select` in a query), across sealed chunks and the open one, through the real event store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE, decodeUriLeniently, UriColumn } from '../../../../daemon/store/events/uri-column.js';

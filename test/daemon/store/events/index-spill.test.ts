@@ -1,4 +1,4 @@
-// The WAF index under a memory budget (issue 19, chunk-spill.ts): with every sealed chunk
+// The WAF index under a memory budget (chunk-spill.ts): with every sealed chunk
 // spilled, /waf-logs answers (rows, exact totals, pages, snapshot cursors) must equal those of
 // an index kept whole in memory, across a close and reopen (the snapshot is skipped once the
 // index has outgrown its budget) and a retention sweep; memory stays within the budget.

@@ -1,4 +1,4 @@
-// /waf-logs rows say what the edge did (issue 23: a detect-mode row must not look like a block),
+// /waf-logs rows say what the edge did (a detect-mode row must not look like a block),
 // only when asked, and the answer survives a restart from the index snapshot and a rebuild from
 // the segments alike.
 import fs from 'node:fs';
