@@ -56,7 +56,7 @@ export interface CommandDeps {
   admin(dataDir: string): AdminApi;
   daemon: DaemonControl;
   profiles: Profiles;
-  /** A management API client (issue 4's commands). */
+  /** A management API client (the commands of the REST API). */
   apiClient(options: { server: string; key?: string; token?: string; caFile?: string }): Promise<ApiClient>;
   checkCaFile: CaCheck;
   /** The CRS releases installed in a data dir; nothing is read until the first call. */

@@ -47,24 +47,24 @@ export function buildProgram(deps: CommandDeps): Command {
     );
   // Subcommands copy the settings above (exit override, output) when created with .command().
   registerDaemonCommands(program, deps);
-  // The Core Rule Set releases the daemon runs (issue 22), in the data dir.
+  // The Core Rule Set releases the daemon runs, in the data dir.
   registerCrsCommands(program, deps);
   registerSiteCommands(program, deps);
-  // Protection settings and rules of a site (issue 7), on the admin socket.
+  // Protection settings and rules of a site, on the admin socket.
   registerProtectCommands(program, deps);
   registerRulesCommands(program, deps);
   registerTokenCommands(program, deps);
   registerAccountCommands(program, deps);
   registerLogin(program, deps);
-  // The management API (issue 4), with the profile saved by login.
+  // The management API, with the profile saved by login.
   registerConnect(program, deps);
   registerAnalytics(program, deps);
   registerLogs(program, deps);
   registerIpRulesCommands(program, deps);
   registerGeoRulesCommands(program, deps);
-  // The ingestion API (issue 5), with an account token.
+  // The ingestion API, with an account token.
   registerIngest(program, deps);
-  // The vulnerability database (issue 8): import on the admin socket, check over the management API.
+  // The vulnerability database: import on the admin socket, check over the management API.
   registerVulndbCommands(program, deps);
   registerVulnCommands(program, deps);
   registerCompletion(program, deps);

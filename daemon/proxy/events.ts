@@ -19,7 +19,7 @@ export interface WafEvent {
   referer?: string;
   matched_var?: string;
   matched_data?: string;
-  /** The matched rule's tags, when it has any (stored since issue 23; older events have none). */
+  /** The matched rule's tags, when it has any (older events have none). */
   tags?: string[];
   /** 'ip' | 'geo' | 'page' | 'rate-limit' | 'bot' for the edge checks; 'cms' | 'crs' for rule groups. */
   group: string;

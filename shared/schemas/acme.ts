@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Certificates over ACME (`wafctl site set D --tls acme`, issue 23): what a site stores about its
+// Certificates over ACME (`wafctl site set D --tls acme`): what a site stores about its
 // ACME certificate, what `site set` sends, and what `site show` and `daemon status` show.
 // The issued certificate and key themselves are the site's `tls` pair (config.json, 0600), the
 // same place an operator's own certificate lives, so the edge serves both the same way.

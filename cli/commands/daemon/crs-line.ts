@@ -1,5 +1,5 @@
 // How the daemon's Core Rule Set reads for a human: which release runs and from where, or, loudly,
-// that none does (issue 22: never "crs on" while nothing runs).
+// that none does (never "crs on" while nothing runs).
 import type { DaemonStatusView } from '../../admin-api.js';
 import type { CommandContext } from '../../context.js';
 

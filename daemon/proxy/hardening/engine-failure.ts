@@ -3,7 +3,7 @@
 //   500 page) by default, open (forwarded uninspected) when the operator chose availability;
 // - the request ran out of the engine's time budget: that is a property of the request (a value
 //   built for the regexes' worst cases costs the same every time), so an attacker could choose
-//   fail-open at will (issue 19, M1). Such a request is refused like a rule block, whatever
+//   fail-open at will (security review M1). Such a request is refused like a rule block, whatever
 //   `on_engine_error` says; a site in detect mode logs it and forwards it, as it does any block.
 import type { EdgeRequest } from '../edge-request.js';
 import type { WafEvent } from '../events.js';
