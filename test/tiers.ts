@@ -44,6 +44,7 @@ export const SYSTEM = [
   'test/daemon/proxy/path-escapes.test.ts',
   'test/daemon/proxy/path-escapes-nginx.test.ts',
   'test/daemon/proxy/response-inspection.test.ts',
+  'test/daemon/proxy/response-budget.test.ts',
   'test/daemon/proxy/rules/cms.test.ts',
   'test/daemon/proxy/site-isolation.test.ts',
   'test/daemon/proxy/tls.test.ts',
@@ -57,6 +58,7 @@ export const SYSTEM = [
   'test/daemon/proxy/hardening/shedding.test.ts',
   'test/daemon/proxy/hardening/tls-policy.test.ts',
   'test/daemon/proxy/hardening/unparsed-requests.test.ts',
+  'test/daemon/proxy/hardening/refused-requests-rules.test.ts',
 ];
 
 /** Every test file; the tiers above split it. */
