@@ -52,6 +52,13 @@ const CASES: Array<[name: string, raw: string, status: number]> = [
   ['two Host fields', `GET / HTTP/1.1\r\n${H}Host: other.test\r\n\r\n`, 400],
   ['HTTP/2.0 on an HTTP/1 port', `GET / HTTP/2.0\r\n${H}\r\n`, 505],
   ['HTTP/0.9 request line', 'GET /\r\n\r\n', 400],
+  ['a fragment in the request target', `GET /index.html#frag HTTP/1.1\r\n${H}\r\n`, 400],
+  ['a fragment after the query', `GET /?a=1#x HTTP/1.1\r\n${H}\r\n`, 400],
+  ['Host with a percent-encoded NUL', 'GET / HTTP/1.1\r\nHost: example.test%00\r\n\r\n', 400],
+  ['Host with a control byte', 'GET / HTTP/1.1\r\nHost: example.test\x1f\r\n\r\n', 400],
+  ['Host with userinfo', 'GET / HTTP/1.1\r\nHost: evil.test@example.test\r\n\r\n', 400],
+  ['Host with a path', 'GET / HTTP/1.1\r\nHost: example.test/x\r\n\r\n', 400],
+  ['Host with a space', 'GET / HTTP/1.1\r\nHost: example .test\r\n\r\n', 400],
 ];
 
 describe('edge request framing (raw socket)', () => {
@@ -82,6 +89,12 @@ describe('edge request framing (raw socket)', () => {
     expect(origin.heads.length).toBe(heads);
     expect(origin.bytesReceived()).toBe(bytes);
   });
+
+  it.each(['example.test', 'example.test:8080', 'www.EXAMPLE.test.', 'my_host.test', '127.0.0.1:80', '[::1]', '[2001:db8::1]:8443'])(
+    'Host %s is a host: forwarded', async (host) => {
+      const reply = await rawExchange(edge.port, `GET /ok HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(reply.statuses).toEqual([200]);
+    });
 
   it('a request pipelined behind a refused one is never handled or forwarded', async () => {
     const heads = origin.heads.length;
