@@ -1,6 +1,6 @@
 // The built wafctl binary as a real process (npm test builds dist/ first; run `npm run build`
 // before running vitest directly). No daemon runs in these tests.
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runWafctl, sandbox } from './cli-process.js';
@@ -49,5 +49,22 @@ describe('wafctl as a process, no daemon running', () => {
     const result = await runWafctl(['login', '--site', 'example.test', '--key', KEY], sandbox().env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: usage_error: no --server given and no local daemon to ask/);
+  });
+
+  it('a site with no login profile is named, with the profiles there are (not "no server")', async () => {
+    const box = sandbox();
+    await mkdir(join(box.configHome, 'wafctl'), { recursive: true });
+    const profile = { server: 'https://127.0.0.1:9443', key: KEY };
+    const file = { version: 1, current: 'blog.test', profiles: { 'demo.localhost': profile, 'blog.test': profile } };
+    await writeFile(join(box.configHome, 'wafctl', 'config.json'), JSON.stringify(file), { mode: 0o600 });
+    const result = await runWafctl(['--site', 'nosuch.test', 'logs'], box.env);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: not_logged_in: no login profile for nosuch.test (profiles: demo.localhost, blog.test)\n' +
+        'hint: check the site name, or log in to it with `wafctl login --site nosuch.test --key KEY` (or `wafctl site key nosuch.test --regenerate` on the daemon\'s machine)\n',
+    );
+    const none = await runWafctl(['logs'], { ...sandbox().env, WAFCTL_SITE: 'nosuch.test' });
+    expect(none.stderr).toMatch(/^error: not_logged_in: no login profile for nosuch\.test \(no profiles saved yet\)\n/);
   });
 });
