@@ -67,4 +67,14 @@ describe('wafctl as a process, no daemon running', () => {
     const none = await runWafctl(['logs'], { ...sandbox().env, WAFCTL_SITE: 'nosuch.test' });
     expect(none.stderr).toMatch(/^error: not_logged_in: no login profile for nosuch\.test \(no profiles saved yet\)\n/);
   });
+
+  it('vuln check --cms-version banana is a usage error (exit 2) before any network call', async () => {
+    const result = await runWafctl(['vuln', 'check', '--cms-version', 'banana'], sandbox().env);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: usage_error: --cms-version banana: not a WordPress version (they look like 6.4.2, 6.5-RC1 or 6.6-beta2)\n' +
+        'hint: on the WordPress host, `wp core version` prints it (or pass `--from-wp-cli FILE`)\n',
+    });
+  });
 });
