@@ -77,4 +77,17 @@ describe('wafctl as a process, no daemon running', () => {
         'hint: on the WordPress host, `wp core version` prints it (or pass `--from-wp-cli FILE`)\n',
     });
   });
+
+  it("man wafctl-ingest's example entries are accepted as they are (ingest --dry-run)", async () => {
+    const man = await readFile(join(REPO, 'man', 'wafctl-ingest.1'), 'utf8');
+    const examples = man.split('\n').filter((line) => line.startsWith('{"timestamp')).map((line) => line.replace(/\\-/g, '-'));
+    expect(examples).toHaveLength(2);
+    const box = sandbox();
+    for (const [kind, line] of [['waf', examples[0]], ['access', examples[1]]]) {
+      const file = join(box.home, `${kind}.ndjson`);
+      await writeFile(file, line + '\n');
+      const result = await runWafctl(['ingest', kind, file, '--dry-run'], box.env);
+      expect(result, kind).toMatchObject({ code: 0, stderr: '1 read, 1 validated, 1 accepted, 0 rejected, 0 retried\n' });
+    }
+  });
 });
