@@ -73,7 +73,7 @@ export class SocketAdminApi implements AdminApi {
   getBot(domain: string) {
     return this.client.getBot(domain);
   }
-  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }) {
+  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }) {
     return this.client.setBot(domain, bot);
   }
   getRules(domain: string) {

@@ -126,7 +126,7 @@ export interface AdminApi {
   addProtectedPage(domain: string, path: string, allow: string[]): Promise<ProtectedPageView[]>;
   removeProtectedPage(domain: string, path: string): Promise<ProtectedPageView[]>;
   getBot(domain: string): Promise<BotView>;
-  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }): Promise<BotView>;
+  setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }): Promise<BotView>;
   getRules(domain: string): Promise<RulesView>;
   /** User SecLang files (text + absolute path); null removes one. The daemon validates by loading. */
   setRules(domain: string, files: SetRulesBody): Promise<RulesView>;

@@ -106,6 +106,7 @@ export class CommandContext {
    */
   async api(): Promise<ApiClient> {
     const resolved = await this.deps.profiles.resolve({ site: this.globals.site, server: this.globals.server });
+    if ((!resolved.server || !resolved.key) && resolved.site) await this.noProfileFor(resolved.site);
     if (!resolved.server || !resolved.key) {
       const missing = !resolved.server ? 'no management API server' : `no API key for ${resolved.site ?? 'any site'}`;
       throw new CliError('not_logged_in', `${missing} is configured`, {
@@ -113,6 +114,16 @@ export class CommandContext {
       });
     }
     return this.deps.apiClient({ server: resolved.server, key: resolved.key, token: resolved.token, caFile: resolved.ca });
+  }
+
+  /** A site named (--site, WAFCTL_SITE) with no profile: name it and the profiles there are, not "no server". */
+  private async noProfileFor(site: string): Promise<void> {
+    const file = await this.deps.profiles.load();
+    if (file.profiles[site]) return;
+    const names = Object.keys(file.profiles);
+    throw new CliError('not_logged_in', `no login profile for ${site} (${names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles saved yet'})`, {
+      hint: `check the site name, or log in to it with \`wafctl login --site ${site} --key KEY\` (or \`wafctl site key ${site} --regenerate\` on the daemon's machine)`,
+    });
   }
 }
 

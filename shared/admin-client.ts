@@ -67,7 +67,7 @@ export class AdminClient {
   addProtectedPage(domain: string, body: { path: string; allow: string[] }) { return this.#call('POST', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), body); }
   removeProtectedPage(domain: string, path: string) { return this.#call('DELETE', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), { path }); }
   getBot(domain: string) { return this.#call('GET', `${sitePath(domain)}/bot`, BotViewSchema); }
-  setBot(domain: string, body: { enabled: boolean; challenge?: 'js' | 'off' }) { return this.#call('PUT', `${sitePath(domain)}/bot`, BotViewSchema, body); }
+  setBot(domain: string, body: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }) { return this.#call('PUT', `${sitePath(domain)}/bot`, BotViewSchema, body); }
   getRules(domain: string) { return this.#call('GET', `${sitePath(domain)}/rules`, RulesViewSchema); }
   setRules(domain: string, body: SetRulesBody) { return this.#call('PUT', `${sitePath(domain)}/rules`, RulesViewSchema, body); }
   excludeEvent(domain: string, body: ExcludeEventBody) { return this.#call('POST', `${sitePath(domain)}/rules/exclusions`, ExclusionResultSchema, body); }

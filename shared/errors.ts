@@ -34,6 +34,9 @@ export const ERRORS = {
   not_excludable: { status: 422, message: 'The event cannot be turned into a rule exclusion.' },
   // Server side: details are logged, never sent.
   internal_error: { status: 500, message: 'Internal error; the daemon log has the details.' },
+  // The daemon's filesystem is full (ENOSPC, EDQUOT): its own class, since the operator can fix it;
+  // the path is in the daemon log (5xx details are never sent). Writes are atomic: nothing changed.
+  disk_full: { status: 507, message: "The daemon's disk is full (ENOSPC): nothing was changed; the daemon log names the file." },
   shutting_down: { status: 503, message: 'The daemon is shutting down.' },
   // Client side only: no HTTP exchange happened (status 0 is never sent on the wire).
   daemon_unreachable: { status: 0, message: 'The wafctl daemon is not running or its socket is unreachable.' },

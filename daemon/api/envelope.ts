@@ -24,6 +24,11 @@ export function installEnvelope(app: FastifyInstance): RouteIndex {
     if (error instanceof WafctlError) return sendError(reply, error.code, error.message);
     const known = fastifyErrorCode(error as FastifyError);
     if (known) return sendError(reply, known.code, known.message);
+    const errno = (error as NodeJS.ErrnoException).code;
+    if (errno === 'ENOSPC' || errno === 'EDQUOT') {
+      request.log.error({ err: error }, `request failed: disk full (${errno}) writing ${(error as NodeJS.ErrnoException).path ?? 'a file'}`);
+      return sendError(reply, 'disk_full');
+    }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 'internal_error');
   });

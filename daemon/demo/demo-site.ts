@@ -18,7 +18,12 @@ export async function ensureDemoSite(store: ConfigStore, originUrl: string, now:
   await store.update((draft) => addSite(draft, { domain: DEMO_DOMAIN, origin: originUrl, aliases: [], plan: 'free' }, now().toISOString()));
 }
 
-/** Three commands that reach the demo site through the edge: a page, an attack, a login attempt. */
+/**
+ * Commands that reach the demo site through the edge, each with what it should get as a shell
+ * comment (README promises what they do: test/e2e/demo-first-steps.test.ts runs them). The
+ * password guessing loop makes 21 attempts so that, however a minute boundary of the fixed
+ * 60-second window falls, one window sees more than the default 10 login attempts a minute.
+ */
 export function demoInfo(originUrl: string, edgeHost: string, edgePort: number): DemoInfo {
   const base = `http://${edgeHost}:${edgePort}`;
   const host = `-H 'Host: ${DEMO_DOMAIN}'`;
@@ -26,9 +31,10 @@ export function demoInfo(originUrl: string, edgeHost: string, edgePort: number):
     domain: DEMO_DOMAIN,
     origin: originUrl,
     try: [
-      `curl -i ${host} ${base}/`,
-      `curl -i ${host} '${base}/echo?id=1%27%20OR%20%271%27%3D%271'`,
-      `curl -i ${host} -X POST --data 'log=admin&pwd=guess' ${base}/wp-login.php`,
+      `curl -i ${host} ${base}/   # a normal page: 200`,
+      `curl -i ${host} '${base}/echo?id=1%27%20OR%20%271%27%3D%271'   # SQL injection: 403 (a Core Rule Set rule)`,
+      `curl -i ${host} ${base}/wp-config.php.bak   # a probe for a config backup: 403 (a WordPress rule)`,
+      `for i in $(seq 21); do curl -s -o /dev/null -w '%{http_code} ' ${host} -X POST --data 'log=admin&pwd=guess' ${base}/wp-login.php; done; echo   # password guessing: 200 up to 10 a minute, then 429`,
     ],
   };
 }

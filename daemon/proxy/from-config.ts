@@ -30,7 +30,7 @@ function siteInput(site: StoredSite): SiteInput {
     geo: site.geo_rules ? { enabled: site.geo_rules.enabled, mode: site.geo_rules.mode, countries: [...site.geo_rules.countries] } : null,
     pageProtection: p.protected_pages.map((pp) => ({ path: pp.path, allow: [...pp.allow] })),
     rateLimits: p.rate_limits.map((r) => ({ path: r.path, perMinute: r.per_minute })),
-    bot: { enabled: p.bot.enabled, challenge: p.bot.challenge },
+    bot: { enabled: p.bot.enabled, challenge: p.bot.challenge, challengeExempt: [...(p.bot.challenge_exempt ?? [])] },
     blockResponse: p.block_response === 'drop' ? 'drop' : p.block_response === '404' ? 404 : 403,
     waf: {
       mode: p.waf.mode,

@@ -1,3 +1,4 @@
+import { ChallengeExemptions } from './checks/bot/challenge-exemptions.js';
 import { EMPTY_IP_SET } from './ip-set.js';
 import { compilePrefixTable } from './path-prefix.js';
 import { defaultRuleSettings } from '../waf/rule-settings.js';
@@ -52,7 +53,7 @@ export function fallbackSite(raw: unknown, previous: EdgeSnapshot | null, reason
     geo: null,
     pageProtection: NO_PREFIXES,
     rateLimits: NO_PREFIXES,
-    bot: Object.freeze({ enabled: false, challenge: 'off', blockAutomated: false }),
+    bot: Object.freeze({ enabled: false, challenge: 'off', blockAutomated: false, challengeExempt: new ChallengeExemptions([]) }),
     waf: Object.freeze({ mode: 'on', paranoia: 1, onError: 'closed', rules: defaultRuleSettings(1) }),
     bodyOverLimit: 'reject',
     responseInspection: true,

@@ -38,7 +38,9 @@ export const SiteInputSchema = z.object({
     challenge: z.enum(['js', 'off']).default('off'),
     /** Also block clients that isbot recognises as automated (curl, python-requests, ...), not only scanners. */
     blockAutomated: z.boolean().default(false),
-  }).default({ enabled: false, challenge: 'off', blockAutomated: false }),
+    /** The site's own paths the JS challenge leaves alone, beside the built-in ones (challenge-exemptions.ts). */
+    challengeExempt: z.array(RequestPath).default([]),
+  }).default({ enabled: false, challenge: 'off', blockAutomated: false, challengeExempt: [] }),
   blockResponse: z.union([z.literal(403), z.literal(404), z.literal('drop')]).default(403),
   waf: z.object({
     mode: z.enum(['on', 'detect', 'off']).default('on'),

@@ -1,3 +1,4 @@
+import { ChallengeExemptions } from './checks/bot/challenge-exemptions.js';
 import tls from 'node:tls';
 import { z } from 'zod';
 import { compileIpSet, type IpSet } from './ip-set.js';
@@ -36,7 +37,7 @@ export interface CompiledSite {
   readonly geo: { readonly mode: 'whitelist' | 'blacklist'; readonly countries: ReadonlySet<string> } | null;
   readonly pageProtection: PrefixTable<IpSet>;
   readonly rateLimits: PrefixTable<number>;
-  readonly bot: { readonly enabled: boolean; readonly challenge: 'js' | 'off'; readonly blockAutomated: boolean };
+  readonly bot: { readonly enabled: boolean; readonly challenge: 'js' | 'off'; readonly blockAutomated: boolean; readonly challengeExempt: ChallengeExemptions };
   readonly waf: {
     readonly mode: 'on' | 'detect' | 'off';
     readonly paranoia: 1 | 2 | 3 | 4;
@@ -208,7 +209,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
       : null,
     pageProtection: compilePrefixTable(cfg.pageProtection.map((p) => ({ path: p.path, value: compileIpSet(p.allow) }))),
     rateLimits: compilePrefixTable(cfg.rateLimits.map((r) => ({ path: r.path, value: r.perMinute }))),
-    bot: Object.freeze({ ...cfg.bot }),
+    bot: Object.freeze({ enabled: cfg.bot.enabled, challenge: cfg.bot.challenge, blockAutomated: cfg.bot.blockAutomated, challengeExempt: new ChallengeExemptions(cfg.bot.challengeExempt) }),
     waf: Object.freeze({
       mode: cfg.waf.mode,
       paranoia: cfg.waf.paranoia as 1 | 2 | 3 | 4,

@@ -36,25 +36,33 @@ export interface RunOptions {
   onProgress?(summary: IngestSummary): void;
 }
 
-type Settled = { ok: true; sent: number; result: BatchResult } | { ok: false; error: unknown };
+/** `local`: the lines read with this batch that were not JSON, reported with its rejects, by line. */
+type Settled = { ok: true; sent: number; result: BatchResult; local: Rejected[] } | { ok: false; error: unknown };
+
+const byLine = (a: Rejected, b: Rejected) => a.line - b.line;
 
 export async function runIngest(groups: AsyncIterable<ReadItem[]>, options: RunOptions): Promise<IngestSummary> {
   const summary: IngestSummary = { read: 0, sent: 0, accepted: 0, rejected: 0, retried: 0 };
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const inFlight: Array<Promise<Settled>> = [];
   let batch: Entry[] = [];
+  // Lines that were not JSON wait for the batch they were read with, so every reject comes out in
+  // input order (issue 23: a parse error used to be printed before the rejects of earlier lines).
+  let local: Rejected[] = [];
 
   const reject = async (rejected: Rejected) => {
     summary.rejected++;
     await options.onRejected(rejected);
   };
 
-  const validate = async (entries: Entry[]) => {
+  const validate = async (entries: Entry[], unparsed: Rejected[]) => {
+    const rejected = [...unparsed];
     for (const entry of entries) {
       const parsed = INGEST_SCHEMAS[options.kind].safeParse(entry.value);
       if (parsed.success) summary.accepted++;
-      else await reject({ line: entry.line, error: describeIssues(parsed.error), entry: entry.value });
+      else rejected.push({ line: entry.line, error: describeIssues(parsed.error), entry: entry.value });
     }
+    for (const r of rejected.sort(byLine)) await reject(r);
     options.onProgress?.(summary);
   };
 
@@ -68,18 +76,21 @@ export async function runIngest(groups: AsyncIterable<ReadItem[]>, options: RunO
     summary.sent += settled.sent;
     summary.accepted += settled.result.accepted;
     summary.retried += settled.result.retries;
-    for (const rejected of settled.result.rejected) await reject(rejected);
+    for (const rejected of [...settled.result.rejected, ...settled.local].sort(byLine)) await reject(rejected);
     options.onProgress?.(summary);
   };
 
   const flush = async () => {
-    if (batch.length === 0) return;
+    if (batch.length === 0 && local.length === 0) return;
     const current = batch;
+    const unparsed = local;
     batch = [];
-    if (options.dryRun) return validate(current);
+    local = [];
+    if (options.dryRun) return validate(current, unparsed);
+    const sent = current.length > 0 ? sendBatch(current, options.sender) : Promise.resolve<BatchResult>({ accepted: 0, rejected: [], retries: 0 });
     inFlight.push(
-      sendBatch(current, options.sender).then(
-        (result): Settled => ({ ok: true, sent: current.length, result }),
+      sent.then(
+        (result): Settled => ({ ok: true, sent: current.length, result, local: unparsed }),
         (error: unknown): Settled => ({ ok: false, error }),
       ),
     );
@@ -89,12 +100,10 @@ export async function runIngest(groups: AsyncIterable<ReadItem[]>, options: RunO
   for await (const group of groups) {
     for (const item of group) {
       summary.read++;
-      if ('error' in item) {
-        await reject({ line: item.line, error: item.error });
-        continue;
-      }
-      batch.push(item);
-      if (batch.length >= options.batchSize) await flush();
+      if ('error' in item) local.push({ line: item.line, error: item.error });
+      else batch.push(item);
+      // Counting the unparsed lines too keeps memory bounded on a file of nothing but bad lines.
+      if (batch.length + local.length >= options.batchSize) await flush();
     }
   }
   await flush();

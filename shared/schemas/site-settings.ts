@@ -1,3 +1,4 @@
+import { MAX_EXEMPT_PATHS } from '../challenge-exempt-defaults.js';
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
 import { AcmeRequestSchema } from './acme.js';
@@ -55,7 +56,12 @@ export const AddProtectedPageBodySchema = z.object({
   allow: z.array(z.string().min(1).max(64)).min(1, 'must name at least one IP or CIDR').max(500, 'must have at most 500 entries'),
 }).strict();
 export const PathBodySchema = z.object({ path: ProtectedPathSchema }).strict();
-export const SetBotBodySchema = z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES).optional() }).strict();
+/** challenge_exempt: the whole list of the site's own exempt paths (absent: unchanged). */
+export const SetBotBodySchema = z.object({
+  enabled: z.boolean(),
+  challenge: z.enum(BOT_CHALLENGES).optional(),
+  challenge_exempt: z.array(ProtectedPathSchema).max(MAX_EXEMPT_PATHS, `must have at most ${MAX_EXEMPT_PATHS} paths`).optional(),
+}).strict();
 
 const RuleFileInput = z.object({
   /** Absolute path of the file the text was read from. */
@@ -71,7 +77,7 @@ export type SetRulesBody = z.input<typeof SetRulesBodySchema>;
 
 export const RateLimitViewSchema = z.object({ path: z.string(), per_minute: z.number().int() });
 export const ProtectedPageViewSchema = z.object({ path: z.string(), allow: z.array(z.string()) });
-export const BotViewSchema = z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES) });
+export const BotViewSchema = z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES), challenge_exempt: z.array(z.string()).default([]) });
 export type RateLimitView = z.infer<typeof RateLimitViewSchema>;
 export type ProtectedPageView = z.infer<typeof ProtectedPageViewSchema>;
 export type BotView = z.infer<typeof BotViewSchema>;

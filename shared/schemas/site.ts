@@ -63,7 +63,8 @@ export const ProtectionSchema = z.object({
   block_response: z.enum(BLOCK_RESPONSES),
   rate_limits: z.array(RateLimitRuleSchema),
   protected_pages: z.array(ProtectedPageSchema),
-  bot: z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES) }),
+  /** challenge_exempt (absent: none): the site's own paths the JS challenge leaves alone, beside the built-in ones. */
+  bot: z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES), challenge_exempt: z.array(z.string()).optional() }),
 });
 export type Protection = z.infer<typeof ProtectionSchema>;
 

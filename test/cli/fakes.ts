@@ -150,10 +150,11 @@ export class FakeAdmin implements AdminApi {
   }
   async getBot(domain: string) {
     this.find(domain);
-    return this.bots.get(domain) ?? { enabled: false, challenge: 'off' as const };
+    return this.bots.get(domain) ?? { enabled: false, challenge: 'off' as const, challenge_exempt: [] };
   }
-  async setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off' }) {
-    const next = { enabled: bot.enabled, challenge: bot.challenge ?? (await this.getBot(domain)).challenge };
+  async setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }) {
+    const current = await this.getBot(domain);
+    const next = { enabled: bot.enabled, challenge: bot.challenge ?? current.challenge, challenge_exempt: bot.challenge_exempt ?? current.challenge_exempt };
     this.bots.set(domain, next);
     return next;
   }

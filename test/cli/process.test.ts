@@ -1,6 +1,6 @@
 // The built wafctl binary as a real process (npm test builds dist/ first; run `npm run build`
 // before running vitest directly). No daemon runs in these tests.
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, runWafctl, sandbox } from './cli-process.js';
@@ -36,24 +36,58 @@ describe('wafctl as a process, no daemon running', () => {
     expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
-  it('login saves a 0600 profile under $XDG_CONFIG_HOME, and a bad key saves nothing', async () => {
+  // A saved profile (0600, checked against a real daemon first): test/e2e/login-checks-key.test.ts.
+  it('login with a malformed key saves nothing', async () => {
     const box = sandbox();
     const bad = await runWafctl(['login', '--site', 'example.test', '--key', 'nope', '--server', 'https://127.0.0.1:9443'], box.env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('error: invalid_api_key_format:');
-    const path = join(box.configHome, 'wafctl', 'config.json');
-    await expect(stat(path)).rejects.toThrow(/ENOENT/);
-
-    const good = await runWafctl(['--json', 'login', '--site', 'example.test', '--key', KEY, '--server', 'https://127.0.0.1:9443'], box.env);
-    expect(good.code).toBe(0);
-    expect(JSON.parse(good.stdout)).toEqual({ site: 'example.test', server: 'https://127.0.0.1:9443', ca: null });
-    expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(path, 'utf8')).profiles['example.test'].key).toBe(KEY);
+    await expect(stat(join(box.configHome, 'wafctl', 'config.json'))).rejects.toThrow(/ENOENT/);
   });
 
   it('login without --server needs a running daemon and says so (exit 2)', async () => {
     const result = await runWafctl(['login', '--site', 'example.test', '--key', KEY], sandbox().env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: usage_error: no --server given and no local daemon to ask/);
+  });
+
+  it('a site with no login profile is named, with the profiles there are (not "no server")', async () => {
+    const box = sandbox();
+    await mkdir(join(box.configHome, 'wafctl'), { recursive: true });
+    const profile = { server: 'https://127.0.0.1:9443', key: KEY };
+    const file = { version: 1, current: 'blog.test', profiles: { 'demo.localhost': profile, 'blog.test': profile } };
+    await writeFile(join(box.configHome, 'wafctl', 'config.json'), JSON.stringify(file), { mode: 0o600 });
+    const result = await runWafctl(['--site', 'nosuch.test', 'logs'], box.env);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: not_logged_in: no login profile for nosuch.test (profiles: demo.localhost, blog.test)\n' +
+        'hint: check the site name, or log in to it with `wafctl login --site nosuch.test --key KEY` (or `wafctl site key nosuch.test --regenerate` on the daemon\'s machine)\n',
+    );
+    const none = await runWafctl(['logs'], { ...sandbox().env, WAFCTL_SITE: 'nosuch.test' });
+    expect(none.stderr).toMatch(/^error: not_logged_in: no login profile for nosuch\.test \(no profiles saved yet\)\n/);
+  });
+
+  it('vuln check --cms-version banana is a usage error (exit 2) before any network call', async () => {
+    const result = await runWafctl(['vuln', 'check', '--cms-version', 'banana'], sandbox().env);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: usage_error: --cms-version banana: not a WordPress version (they look like 6.4.2, 6.5-RC1 or 6.6-beta2)\n' +
+        'hint: on the WordPress host, `wp core version` prints it (or pass `--from-wp-cli FILE`)\n',
+    });
+  });
+
+  it("man wafctl-ingest's example entries are accepted as they are (ingest --dry-run)", async () => {
+    const man = await readFile(join(REPO, 'man', 'wafctl-ingest.1'), 'utf8');
+    const examples = man.split('\n').filter((line) => line.startsWith('{"timestamp')).map((line) => line.replace(/\\-/g, '-'));
+    expect(examples).toHaveLength(2);
+    const box = sandbox();
+    for (const [kind, line] of [['waf', examples[0]], ['access', examples[1]]]) {
+      const file = join(box.home, `${kind}.ndjson`);
+      await writeFile(file, line + '\n');
+      const result = await runWafctl(['ingest', kind, file, '--dry-run'], box.env);
+      expect(result, kind).toMatchObject({ code: 0, stderr: '1 read, 1 validated, 1 accepted, 0 rejected, 0 retried\n' });
+    }
   });
 });

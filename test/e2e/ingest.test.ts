@@ -106,14 +106,15 @@ describe('wafctl ingest', () => {
   it('reports rejects by input line and exits 1, storing the good entries', async () => {
     const file = join(d.box.home, 'mixed.ndjson');
     const good = JSON.stringify(wafEvent('/mixed/good'));
-    await writeFile(file, [good, '{"broken": ', JSON.stringify({ ...wafEvent('/mixed/bad'), severity: 'HIGH' }), JSON.stringify({ ...wafEvent('/mixed/x'), host: 'not-mine.test' }), good].join('\n'));
+    await writeFile(file, [good, JSON.stringify({ ...wafEvent('/mixed/bad'), severity: 'HIGH' }), '{"broken": ', JSON.stringify({ ...wafEvent('/mixed/x'), host: 'not-mine.test' }), good].join('\n'));
     const rejects = join(d.box.home, 'rejects.ndjson');
     const run = await d.wafctl('ingest', 'waf', file, '--token', token, '--rejects', rejects);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/5 read, 4 sent, 2 accepted, 3 rejected/);
     const reported = (await readFile(rejects, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { line: number; error: string });
-    expect(reported.map((r) => r.line).sort()).toEqual([2, 3, 4]);
-    expect(reported.find((r) => r.line === 3)!.error).toMatch(/^severity: /);
+    // In input order: the line that is not JSON (3) between the server's rejects (2, 4), not first.
+    expect(reported.map((r) => r.line)).toEqual([2, 3, 4]);
+    expect(reported.find((r) => r.line === 2)!.error).toMatch(/^severity: /);
     expect(await urisMatching('/mixed/')).toEqual(['/mixed/good', '/mixed/good']);
   });
 

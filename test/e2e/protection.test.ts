@@ -202,14 +202,14 @@ describe('protect bot', () => {
     expect((await d.wafctl('--site', SHOP, 'protect', 'bot', 'on')).code).toBe(0);
     await eventually(async () => (await scanner()) === 403, 'bot protection on');
     const shown = JSON.parse((await d.wafctl('--json', '--site', SHOP, 'protect', 'bot')).stdout);
-    expect(shown).toEqual({ enabled: true, challenge: 'off' });
+    expect(shown).toEqual({ enabled: true, challenge: 'off', challenge_exempt: [] });
     expect((await d.wafctl('--site', SHOP, 'protect', 'bot', 'off')).code).toBe(0);
     await eventually(async () => (await scanner()) === 200, 'bot protection off');
     const bad = await d.wafctl('--site', SHOP, 'protect', 'bot', 'maybe');
     expect(bad.code).toBe(2);
     const badChallenge = await d.wafctl('--site', SHOP, 'protect', 'bot', 'on', '--challenge', 'captcha');
     expect(badChallenge.code).toBe(2);
-    expect(JSON.parse((await d.wafctl('--json', '--site', SHOP, 'protect', 'bot')).stdout)).toEqual({ enabled: false, challenge: 'off' });
+    expect(JSON.parse((await d.wafctl('--json', '--site', SHOP, 'protect', 'bot')).stdout)).toEqual({ enabled: false, challenge: 'off', challenge_exempt: [] });
     expect((await d.wafctl('site', 'set', SHOP, '--mode', 'on')).code).toBe(0);
   });
 });

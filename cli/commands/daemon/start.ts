@@ -7,6 +7,7 @@ import { parsePath, parsePort, parsePositiveInt } from '../../options.js';
 import { daemonTableOptions, tableArgv, type TableOptionValues } from './table-options.js';
 import { warnWithoutCrs } from './crs-line.js';
 import { statusFields } from './status-fields.js';
+import { loginToDemo } from './demo-login.js';
 
 export interface StartOptions {
   foreground?: boolean;
@@ -100,8 +101,18 @@ async function start(ctx: CommandContext, options: StartOptions): Promise<void> 
   ctx.out.info(`wafctl daemon started (pid ${status.pid}), data in ${status.data_dir}`);
   ctx.out.fields(statusFields(status, { withLoad: false }), status);
   warnWithoutCrs(ctx, status.crs);
+  if (options.demo && status.demo) await loginToDemoOrWarn(ctx, status, status.demo.domain);
   if (options.demo && status.demo && !ctx.out.json) {
     ctx.out.info(`\nDemo site ${status.demo.domain} -> ${status.demo.origin}. Try:`);
     ctx.io.stdout.write(status.demo.try.map((line) => `  ${line}`).join('\n') + '\n');
+  }
+}
+
+// The daemon is up either way: a profile that could not be saved is a warning, not a failed start.
+async function loginToDemoOrWarn(ctx: CommandContext, status: Parameters<typeof loginToDemo>[1], domain: string): Promise<void> {
+  try {
+    await loginToDemo(ctx, status, domain);
+  } catch (error) {
+    ctx.out.warn(`the demo login profile was not saved (${(error as Error).message}); get a key with \`wafctl site key ${domain} --regenerate\``);
   }
 }

@@ -72,7 +72,15 @@ async function runLogs(ctx: CommandContext, options: LogsOptions, views: ViewLau
   }
   if (options.tui && !ctx.out.json) ctx.out.info('note: --tui needs an interactive terminal (stdin and stdout); printing the table');
   const data = await api.get<WafLogs>('/waf-logs', { search: options.search, page: options.page, per_page: options.perPage, include: 'action' });
-  ctx.out.list(data.logs, columns, { empty: options.search ? `no WAF events match ${JSON.stringify(options.search)}` : 'no WAF events yet', json: data });
   const { page, total_pages: pages, total } = data.pagination;
-  if (!ctx.out.json && total > 0) ctx.out.info(`page ${page} of ${pages} (${total} event${total === 1 ? '' : 's'})`);
+  ctx.out.list(data.logs, columns, { empty: emptyMessage(options.search, page, pages, total), json: data });
+  if (!ctx.out.json && data.logs.length > 0) ctx.out.info(`page ${page} of ${pages} (${total} event${total === 1 ? '' : 's'})`);
+}
+
+// Past the last page is not an error (exit 0, `[]`-like JSON): events expire and arrive, so a page
+// that existed a moment ago may not now. The message says which it is and where the last page is.
+function emptyMessage(search: string | undefined, page: number, pages: number, total: number): string {
+  const events = `${total} event${total === 1 ? '' : 's'}`;
+  if (total > 0) return `page ${page} is past the end: ${events}${search ? ` match ${JSON.stringify(search)}` : ''} on ${pages} page${pages === 1 ? '' : 's'} (the last is --page ${pages})`;
+  return search ? `no WAF events match ${JSON.stringify(search)}` : 'no WAF events yet';
 }

@@ -50,7 +50,7 @@ export function registerVulnCheck(vuln: Command, deps: CommandDeps): void {
 async function check(ctx: CommandContext, options: Options): Promise<void> {
   const wpCliText = options.fromWpCli === undefined ? undefined : await readWpCli(ctx, options.fromWpCli);
   const built = buildCheckRequest(options, wpCliText);
-  if (!built.ok) throw built.usage ? usageError(built.message) : new CliError('invalid_input', built.message);
+  if (!built.ok) throw built.usage ? usageError(built.message, built.hint) : new CliError('invalid_input', built.message);
   for (const warning of built.warnings) ctx.out.warn(warning);
 
   const api = await ctx.api();

@@ -5,6 +5,7 @@ import { addProtectedPage, addRateLimit, removeProtectedPage, removeRateLimit } 
 import { requireLiveSite } from '../protection/site-lookup.js';
 import { requireSite } from '../../store/config/sites.js';
 import type { AdminDependencies } from '../dependencies.js';
+import { normalizePath } from '../../proxy/path-prefix.js';
 
 // Rate limits, protected pages and bot protection of a site on the admin socket (ROUTES.md):
 // `wafctl protect ...`. Every change runs in one config draft: refused, it changes nothing.
@@ -52,18 +53,38 @@ export function protectionRoutes(app: FastifyInstance, deps: AdminDependencies):
 
   app.get<DomainParams>(`${base}/bot`, async (request) => {
     const site = requireSite(store.snapshot(), request.params.domain);
-    return { success: true, data: { ...site.protection.bot } };
+    return { success: true, data: botView(site.protection.bot) };
   });
   app.put<DomainParams>(`${base}/bot`, async (request) => {
     const body = parseWith(SetBotBodySchema, request.body);
     const bot = await store.update((draft) => {
       const site = requireLiveSite(draft, request.params.domain);
       // Turning bot protection off keeps the challenge choice unless one is given; `on` without one keeps it too.
-      site.protection.bot = { enabled: body.enabled, challenge: body.challenge ?? site.protection.bot.challenge };
+      const exempt = body.challenge_exempt ? uniquePaths(body.challenge_exempt) : site.protection.bot.challenge_exempt;
+      site.protection.bot = {
+        enabled: body.enabled,
+        challenge: body.challenge ?? site.protection.bot.challenge,
+        ...(exempt && exempt.length > 0 ? { challenge_exempt: exempt } : {}),
+      };
       site.updated_at = stamp();
-      return { ...site.protection.bot };
+      return botView(site.protection.bot);
     });
     request.log.info({ domain: request.params.domain, ...bot }, 'bot protection changed');
     return { success: true, data: bot };
+  });
+}
+
+function botView(bot: { enabled: boolean; challenge: 'js' | 'off'; challenge_exempt?: string[] }) {
+  return { enabled: bot.enabled, challenge: bot.challenge, challenge_exempt: [...(bot.challenge_exempt ?? [])] };
+}
+
+/** The same path twice (in its normal form) is kept once, in the order first given. */
+function uniquePaths(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return paths.filter((path) => {
+    const key = normalizePath(path);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }

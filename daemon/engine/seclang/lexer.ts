@@ -2,7 +2,8 @@
 // ModSecurity v2: a line ending in a backslash continues on the next line (the backslash and
 // the line break are removed, the next line's indentation is kept); leading and trailing
 // whitespace of the joined line is dropped; a line starting with `#` is a comment.
-import { splitConfigWords } from './words.js';
+import { SecLangError, type SourceLocation } from './errors.js';
+import { splitConfigWords, UnterminatedQuote } from './words.js';
 
 export interface Directive {
   /** The directive name as written (SecRule, Include, ...). */
@@ -16,6 +17,15 @@ export interface Directive {
 function endsWithContinuation(line: string): boolean {
   // Apache: `[^\\]\\$` only; a doubled backslash at the end is a literal backslash.
   return line.endsWith('\\') && !line.endsWith('\\\\');
+}
+
+function wordsOf(rest: string, location: SourceLocation): string[] {
+  try {
+    return splitConfigWords(rest);
+  } catch (error) {
+    if (error instanceof UnterminatedQuote) throw new SecLangError(location, error.message);
+    throw error;
+  }
 }
 
 export function lexConfig(text: string, file: string): Directive[] {
@@ -34,7 +44,7 @@ export function lexConfig(text: string, file: string): Directive[] {
     const nameEnd = logical.search(/\s/);
     const name = nameEnd < 0 ? logical : logical.slice(0, nameEnd);
     const rest = nameEnd < 0 ? '' : logical.slice(nameEnd);
-    directives.push({ name, args: splitConfigWords(rest), file, line: startLine });
+    directives.push({ name, args: wordsOf(rest, { file, line: startLine }), file, line: startLine });
   }
   return directives;
 }

@@ -23,7 +23,19 @@ function unescape(text: string, quote: string): string {
   return out;
 }
 
-/** Splits the argument part of a directive line into words, exactly as Apache does. */
+/** A quoted word whose closing quote never comes (Apache takes the rest of the line silently). */
+export class UnterminatedQuote extends Error {
+  constructor(readonly quote: string) {
+    super(`unterminated ${quote}: the quote opened here is never closed`);
+  }
+}
+
+/**
+ * Splits the argument part of a directive line into words as Apache does, except for one thing:
+ * an unterminated quote throws UnterminatedQuote. Apache would take the rest of the line as the
+ * word, so a typo in an operator's rule file loaded silently as something else (issue 23);
+ * ModSecurity v3's own parser refuses it too, and no CRS file has one.
+ */
 export function splitConfigWords(line: string): string[] {
   const words: string[] = [];
   let pos = 0;
@@ -38,6 +50,7 @@ export function splitConfigWords(line: string): string[] {
         if (line[stop] === '\\' && stop + 1 < end && (line[stop + 1] === quote || line[stop + 1] === '\\')) stop += 2;
         else stop++;
       }
+      if (stop >= end) throw new UnterminatedQuote(quote);
       words.push(unescape(line.slice(pos + 1, stop), quote));
       pos = stop < end ? stop + 1 : stop;
     } else {

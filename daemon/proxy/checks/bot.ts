@@ -9,7 +9,8 @@ import type { Block, CheckOutcome } from './outcome.js';
 //   2. a User-Agent claiming a search engine must pass the reverse-then-forward DNS check,
 //      else it is blocked as a fake crawler; a verified crawler skips the JS challenge;
 //   3. with blockAutomated, other clients isbot recognises (curl, scripts, bots) are blocked;
-//   4. with challenge 'js', everyone else needs the pass cookie (else the challenge page).
+//   4. with challenge 'js', everyone else needs the pass cookie (else the challenge page), except on
+//      the paths the challenge leaves alone (bot/challenge-exemptions.ts: feeds, REST API, cron...).
 
 export class BotGuard {
   constructor(
@@ -46,6 +47,7 @@ export class BotGuard {
   private challengeIfNeeded(req: EdgeRequest): CheckOutcome {
     if (req.site.bot.challenge !== 'js') return null;
     const { site, client } = req;
+    if (req.path !== CHALLENGE_PATH && site.bot.challengeExempt.exempts(req.path, req.pathUnresolved)) return null;
     if (req.path === CHALLENGE_PATH) {
       const q = req.uri.indexOf('?');
       return this.challenge.answer(new URLSearchParams(q === -1 ? '' : req.uri.slice(q + 1)), site.id, client.text, req.secure);

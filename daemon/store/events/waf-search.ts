@@ -19,6 +19,14 @@ export type SearchFilter =
 
 /** Group names that are always read as a group, even on a site with no event of that group yet. */
 const KNOWN_GROUPS = new Set(['crs', 'cms']);
+/**
+ * The edge's own rule ids (daemon/proxy/checks), read as a rule id like a number is, even on a site
+ * with no such event yet: `logs` shows them in its RULE column, so searching for one must find it
+ * (issue 23; before, `page-protection` was read as a URI substring and found nothing).
+ */
+const EDGE_RULE_IDS = new Set([
+  'ip-blacklist', 'geo-whitelist', 'geo-blacklist', 'page-protection', 'rate-limit', 'bot-scanner', 'bot-fake-crawler', 'bot-automated',
+]);
 const PREFIX_RE = /^(ip|rule|group|uri):/i;
 
 function ipFilter(text: string): SearchFilter | null {
@@ -49,7 +57,7 @@ export function classifySearch(search: string | undefined, site?: SiteWafIndex):
   const asIp = ipFilter(term);
   if (asIp) return asIp;
   const lower = term.toLowerCase();
-  if (/^\d+$/.test(term)) return { kind: 'rule', key: lower };
+  if (/^\d+$/.test(term) || EDGE_RULE_IDS.has(lower) || lower.startsWith('counter:') || site?.byRule.has(lower)) return { kind: 'rule', key: lower };
   if (KNOWN_GROUPS.has(lower) || site?.byGroup.has(lower)) return { kind: 'group', key: lower };
   return { kind: 'uri', needle: lower };
 }

@@ -129,10 +129,22 @@ describe('protected pages', () => {
 
 describe('bot protection', () => {
   it('turns on with a challenge, off keeping the choice, and refuses unknown challenges', async () => {
-    expect(await client.getBot('shop.example.test')).toEqual({ enabled: false, challenge: 'off' });
-    expect(await client.setBot('shop.example.test', { enabled: true, challenge: 'js' })).toEqual({ enabled: true, challenge: 'js' });
-    expect(await client.setBot('shop.example.test', { enabled: false })).toEqual({ enabled: false, challenge: 'js' });
+    expect(await client.getBot('shop.example.test')).toEqual({ enabled: false, challenge: 'off', challenge_exempt: [] });
+    expect(await client.setBot('shop.example.test', { enabled: true, challenge: 'js' })).toEqual({ enabled: true, challenge: 'js', challenge_exempt: [] });
+    expect(await client.setBot('shop.example.test', { enabled: false })).toEqual({ enabled: false, challenge: 'js', challenge_exempt: [] });
     await refusedUnchanged(() => client.setBot('shop.example.test', { enabled: true, challenge: 'captcha' as 'js' }), 'validation_error', /challenge/);
+  });
+
+  it('keeps exempt paths across on/off, drops repeats (any spelling), and refuses bad ones', async () => {
+    const set = await client.setBot('shop.example.test', { enabled: true, challenge: 'js', challenge_exempt: ['/wc-api', '/WC-API', '/hooks/'] });
+    expect(set.challenge_exempt).toEqual(['/wc-api', '/hooks/']);
+    expect((await client.setBot('shop.example.test', { enabled: false })).challenge_exempt).toEqual(['/wc-api', '/hooks/']);
+    await refusedUnchanged(() => client.setBot('shop.example.test', { enabled: true, challenge_exempt: ['nope'] }), 'validation_error', /challenge_exempt/);
+    await refusedUnchanged(
+      () => client.setBot('shop.example.test', { enabled: true, challenge_exempt: Array.from({ length: 101 }, (_, i) => `/p${i}`) }),
+      'validation_error', /at most 100/,
+    );
+    expect((await client.setBot('shop.example.test', { enabled: false, challenge_exempt: [] })).challenge_exempt).toEqual([]);
   });
 });
 

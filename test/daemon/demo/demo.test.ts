@@ -15,7 +15,7 @@ describe('--demo', { timeout: 90_000 }, () => {
     if (!first.ok) throw new Error(first.reason);
     const demo = first.status.demo!;
     expect(demo.domain).toBe('demo.localhost');
-    expect(demo.try).toHaveLength(3);
+    expect(demo.try).toHaveLength(4);
     for (const line of demo.try) expect(line).toContain(`-H 'Host: demo.localhost' `);
     expect(demo.try[0]).toContain(`http://127.0.0.1:${first.status.ports.edge}/`);
 

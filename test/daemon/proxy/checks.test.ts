@@ -62,8 +62,13 @@ describe('edge checks through the real listener', () => {
     const blocked = await from(other);
     expect(blocked.status).toBe(403);
     expect(edge.sink.wafEvents.find((e) => e.request_id === blocked.headers['x-request-id'])).toMatchObject({ group: 'geo', country: otherCountry });
-    // Unknown country (private address) is not on a whitelist.
-    expect((await from('10.1.2.3')).status).toBe(403);
+    // Loopback and private networks are in no country: a whitelist leaves them alone (health
+    // checks, WP-Cron's loopback, LAN tools); any other address with no country is not on it.
+    for (const local of ['10.1.2.3', '127.0.0.1', '192.168.1.5', '172.16.0.9', '::1', 'fd00::7']) {
+      expect((await from(local)).status, local).toBe(200);
+    }
+    expect(countryOf(parseIp('192.0.2.1')!)).toBe('');
+    expect((await from('192.0.2.1')).status).toBe(403);
     use({ geo: { enabled: true, mode: 'blacklist', countries: ['US'] } });
     expect((await from(us)).status).toBe(403);
     expect((await from(other)).status).toBe(200);

@@ -51,12 +51,12 @@ describe('wafctl protect', () => {
   it('bot on|off with --challenge; no state shows it; errors are usage errors', async () => {
     const h = await withSite();
     expect(await runCli(['--site', 'shop.example.test', 'protect', 'bot', 'on', '--challenge', 'js'], h.deps)).toBe(0);
-    expect(h.admin.bots.get('shop.example.test')).toEqual({ enabled: true, challenge: 'js' });
+    expect(h.admin.bots.get('shop.example.test')).toEqual({ enabled: true, challenge: 'js', challenge_exempt: [] });
     const show = harness();
     show.admin.sites = h.admin.sites;
     show.admin.bots = h.admin.bots;
     expect(await runCli(['--json', '--site', 'shop.example.test', 'protect', 'bot'], show.deps)).toBe(0);
-    expect(JSON.parse(show.io.out())).toEqual({ enabled: true, challenge: 'js' });
+    expect(JSON.parse(show.io.out())).toEqual({ enabled: true, challenge: 'js', challenge_exempt: [] });
     for (const argv of [['bot', 'maybe'], ['bot', 'on', '--challenge', 'captcha'], ['bot', '--challenge', 'js']]) {
       const bad = await withSite();
       expect(await runCli(['--site', 'shop.example.test', 'protect', ...argv], bad.deps), argv.join(' ')).toBe(2);

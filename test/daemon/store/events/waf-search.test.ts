@@ -26,6 +26,13 @@ describe('search term classification', () => {
     expect(classifySearch('1.2.3')).toEqual({ kind: 'uri', needle: '1.2.3' });
   });
 
+  it("reads the edge's own rule ids (the RULE column of `logs`) as rule ids, not URI substrings", () => {
+    for (const id of ['page-protection', 'IP-Blacklist', 'geo-whitelist', 'bot-scanner', 'bot-fake-crawler', 'rate-limit', 'counter:wp_login']) {
+      expect(classifySearch(id), id).toEqual({ kind: 'rule', key: id.toLowerCase() });
+    }
+    expect(classifySearch('/page-protection-docs/')).toEqual({ kind: 'uri', needle: '/page-protection-docs/' });
+  });
+
   it('takes explicit prefixes, and refuses an ip: that is not one', () => {
     expect(classifySearch('uri:942100')).toEqual({ kind: 'uri', needle: '942100' });
     expect(classifySearch('RULE:Abc')).toEqual({ kind: 'rule', key: 'abc' });
