@@ -25,6 +25,8 @@ const MAX_RERUNS = 3;
 export class EngineExchange implements ResponseInspection {
   private tx: Transaction;
   private stretch = 1;
+  /** A step threw for good: the transaction is finished. */
+  private failed = false;
   /** tx.matches already reported as events. */
   private reported = 0;
   private responseHead: { status: number; headers: Array<[string, string]> } | null = null;
@@ -84,6 +86,9 @@ export class EngineExchange implements ResponseInspection {
   }
 
   logging(): RuleMatch[] {
+    // A transaction that threw (over its budget, or an engine fault) is finished: the failure was
+    // reported and answered once; phase 5 on it would only report it again.
+    if (this.failed) return [];
     this.withReruns(() => this.tx.processLogging());
     return this.newMatches();
   }
@@ -115,7 +120,10 @@ export class EngineExchange implements ResponseInspection {
       try {
         return attempt();
       } catch (err) {
-        if (!(err instanceof EngineBudgetExceeded && err.stoppedWaiting && rerun < MAX_RERUNS)) throw err;
+        if (!(err instanceof EngineBudgetExceeded && err.stoppedWaiting && rerun < MAX_RERUNS)) {
+          this.failed = true;
+          throw err;
+        }
         this.stretch = Math.min(MAX_RERUN_STRETCH, Math.max(this.stretch * 2, err.wallPerCpu * 1.25));
         attempt = () => { this.replay(); return step(); };
       }

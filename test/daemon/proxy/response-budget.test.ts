@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
 import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
 import { startEdge, type RunningEdge } from './helpers.js';
@@ -75,5 +75,19 @@ describe.skipIf(crs === null)('response inspection within the engine\'s time bud
     // thread was waiting for a core), plus copying 512 KB and the client and origin sharing this process.
     expect(bounded.cpuMs).toBeLessThan(4 * BUDGET_MS + 150);
     expect(free.cpuMs).toBeGreaterThan(2 * bounded.cpuMs);
+  }, 120_000);
+
+  it('reports the refusal once: phase 5 does not run on a transaction that ran out of budget', async () => {
+    const warned: string[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => { warned.push(args.map(String).join(' ')); });
+    try {
+      const reply = await timed(budgeted);
+      expect(reply.status).toBe(403);
+      // The access entry is written after phase 5 would have run (request-handler.ts, on close).
+      const entry = await budgeted.sink.accessEntry((e) => e.status === 403 && warned.some((w) => w.includes(e.request_id)));
+      expect(warned.filter((w) => w.includes(entry.request_id))).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   }, 120_000);
 });
