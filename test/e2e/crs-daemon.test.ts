@@ -54,6 +54,17 @@ describe('the daemon and the installed CRS', () => {
     const json = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout);
     expect(json.crs).toMatchObject({ found: false, version: null, source: 'crs-dir' });
 
+    // Everywhere else a user looks: a site whose crs group is on says the rule set is missing.
+    expect((await d.wafctl('site', 'add', 'nocrs.test', '--origin', 'http://127.0.0.1:9')).code).toBe(0);
+    const site = await d.wafctl('site', 'show', 'nocrs.test');
+    expect(site.code, site.stderr).toBe(0);
+    expect(site.stderr).toMatch(/^warning: no rule set: /m);
+    const rules = await d.wafctl('rules', 'show', '--site', 'nocrs.test');
+    expect(rules.code, rules.stderr).toBe(0);
+    expect(rules.stdout).toMatch(/groups\s+crs on, but NO RULE SET is installed/);
+    expect(rules.stdout).not.toMatch(/crs on,\s+cms/);
+    expect(rules.stderr).toMatch(/^warning: no rule set: /m);
+
     const check = await d.wafctl('daemon', 'check');
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/^error: no_rule_set: the daemon runs no Core Rule Set/m);

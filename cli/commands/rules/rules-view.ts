@@ -10,7 +10,8 @@ export function rulesFields(view: RulesView): Array<[string, string]> {
     ['mode', view.mode],
     ['paranoia', String(view.paranoia)],
     ['thresholds', `inbound ${view.inbound_threshold}, outbound ${view.outbound_threshold}`],
-    ['groups', `crs ${onOff(view.groups.crs)}, cms ${onOff(view.groups.cms)}`],
+    // Never "crs on" while no rule set runs.
+    ['groups', `crs ${view.groups.crs && !view.crs.found ? 'on, but NO RULE SET is installed' : onOff(view.groups.crs)}, cms ${onOff(view.groups.cms)}`],
     ['before crs', file(view.before)],
     ['after crs', file(view.after)],
     ['crs', view.crs.found ? `found: ${view.crs.rules_dir} (setup ${view.crs.setup_file})` : `not found in ${view.crs.dir}: the cms group runs alone`],

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { withContext, type CommandDeps } from '../../context.js';
 import { siteFields } from './site-view.js';
+import { warnWithoutCrs } from '../daemon/crs-line.js';
 
 export function registerSiteShow(site: Command, deps: CommandDeps): void {
   site
@@ -13,6 +14,8 @@ export function registerSiteShow(site: Command, deps: CommandDeps): void {
       withContext(deps, async (ctx, domain: string) => {
         const found = await ctx.admin().getSite(domain);
         ctx.out.fields(siteFields(found), found);
+        // "crs on" is the site's setting; whether a rule set runs is the daemon's.
+        if (found.settings?.groups.crs) warnWithoutCrs(ctx, (await ctx.admin().status()).crs);
       }),
     );
 }
