@@ -22,12 +22,24 @@ export function nginxModSecurityMissing(): string | null {
   return null;
 }
 
+/** How the comparison is set up; the defaults are the bypass harness's (the proxy anchors' PL1, /wp-admin protected). */
+export interface NginxModSecurityOptions {
+  paranoia?: 1 | 2 | 3 | 4;
+  /** CRS 3.3's rule 900130 (tx.crs_exclusions_wordpress=1), as the daemon runs CRS 3 (daemon/waf/rule-set-builder.ts). */
+  wordpressExclusions?: boolean;
+  /** `location ^~ /wp-admin { allow 192.0.2.1; deny all; }`, the nginx form of the harness's page protection. */
+  protectWpAdmin?: boolean;
+}
+
 export interface NginxModSecurity {
   port: number;
+  /** nginx's error log, where ModSecurity writes every rule that matched (`[id "942100"]`). */
+  errorLog: string;
   close(): Promise<void>;
 }
 
-function modsecurityConf(dir: string): string {
+function modsecurityConf(dir: string, options: NginxModSecurityOptions): string {
+  const exclusions = options.wordpressExclusions ? 'SecAction "id:900130,phase:1,nolog,pass,t:none,setvar:tx.crs_exclusions_wordpress=1"\n' : '';
   return `# ModSecurity v3 recommended settings with the engine on (as the proxy anchors)
 SecRuleEngine On
 SecRequestBodyAccess On
@@ -49,17 +61,17 @@ SecAuditEngine Off
 SecArgumentSeparator &
 SecCookieFormat 0
 SecStatusEngine Off
-# CRS setup: the packaged crs-setup.conf's active lines, paranoia level 1
+# CRS setup: the packaged crs-setup.conf's active lines, the paranoia level asked for
 SecDefaultAction "phase:1,log,auditlog,pass"
 SecDefaultAction "phase:2,log,auditlog,pass"
 SecCollectionTimeout 600
-SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=1"
+SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=${options.paranoia ?? 1}"
 SecAction "id:900990,phase:1,nolog,pass,t:none,setvar:tx.crs_setup_version=334"
-Include ${CRS_RULES}/*.conf
+${exclusions}Include ${CRS_RULES}/*.conf
 `;
 }
 
-function nginxConf(dir: string, port: number, originPort: number): string {
+function nginxConf(dir: string, port: number, originPort: number, options: NginxModSecurityOptions): string {
   const pass = `proxy_pass http://127.0.0.1:${originPort}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header X-Forwarded-For $remote_addr;`;
   return `load_module ${MODULE};
 daemon off; master_process off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
@@ -73,25 +85,25 @@ http {
   modsecurity_rules_file ${dir}/modsecurity.conf;
   server {
     listen 127.0.0.1:${port};
-    location ^~ /wp-admin { allow 192.0.2.1; deny all; ${pass} }
-    location / { ${pass} }
+${options.protectWpAdmin === false ? '' : `    location ^~ /wp-admin { allow 192.0.2.1; deny all; ${pass} }\n`}    location / { ${pass} }
   }
 }
 `;
 }
 
-export async function startNginxModSecurity(originPort: number): Promise<NginxModSecurity> {
+export async function startNginxModSecurity(originPort: number, options: NginxModSecurityOptions = {}): Promise<NginxModSecurity> {
   const dir = mkdtempSync(join(tmpdir(), 'wafctl-nginx-modsec-'));
   mkdirSync(join(dir, 'tmp'));
-  writeFileSync(join(dir, 'modsecurity.conf'), modsecurityConf(dir));
+  writeFileSync(join(dir, 'modsecurity.conf'), modsecurityConf(dir, options));
   // nginx cannot listen on port 0: take a free port and retry if another process wins it meanwhile.
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, port, originPort));
+    writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, port, originPort, options));
     const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
     if (await listening(port, child)) {
       return {
         port,
+        errorLog: join(dir, 'error.log'),
         close: () => new Promise((resolve) => {
           child.once('exit', () => { rmSync(dir, { recursive: true, force: true }); resolve(); });
           child.kill('SIGTERM');
