@@ -17,6 +17,7 @@ export const SYSTEM = [
   'test/e2e/**/*.test.ts',
   'test/wp-plugin/**/*.test.ts',
   'test/security/bypass-harness.test.ts',
+  'test/security/wordpress-benign.test.ts',
   'test/bench/proxy/summarize.test.ts',
   'test/cli/process.test.ts',
   'test/cli/commands/completion/completion.test.ts',
