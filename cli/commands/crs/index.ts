@@ -1,6 +1,6 @@
 // wafctl crs <install|list|use|remove>: the OWASP Core Rule Set releases in the data dir, which the
 // daemon runs (the selected one; see man/wafctl-crs.1). These work on the data dir directly, with
-// or without a running daemon; `wafctl daemon reload` makes a running daemon pick up a change.
+// or without a running daemon; a running daemon picks up a change when restarted (it compiles CRS at start).
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../context.js';
 import { registerCrsInstall } from './install.js';

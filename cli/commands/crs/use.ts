@@ -8,11 +8,11 @@ export function registerCrsUse(crs: Command, deps: CommandDeps): void {
     .command('use')
     .description('select the installed CRS release the daemon runs')
     .argument('<version>', 'an installed version (see `wafctl crs list`)', parseCrsVersion)
-    .addHelpText('after', '\nExample:\n  wafctl crs use 4.28.0 && wafctl daemon reload\n')
+    .addHelpText('after', '\nExample:\n  wafctl crs use 4.28.0 && wafctl daemon stop && wafctl daemon start\n')
     .action(
       withContext(deps, async (ctx, version: string) => {
         await ctx.crs().use(version);
-        ctx.out.info(`CRS ${version} selected: \`wafctl daemon reload\` makes a running daemon run it`);
+        ctx.out.info(`CRS ${version} selected: a running daemon runs it once restarted (\`wafctl daemon stop\`, then \`wafctl daemon start\`)`);
         ctx.out.data({ version, selected: true }, () => '');
       }),
     );

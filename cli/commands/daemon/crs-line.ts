@@ -6,7 +6,7 @@ import type { CommandContext } from '../../context.js';
 /** What the warning needs: whether a rule set loads, and where the daemon looked. */
 type CrsStatus = Pick<DaemonStatusView['crs'], 'found' | 'dir'>;
 
-export const NO_RULE_SET_HINT = 'install one with `wafctl crs install` (offline: `wafctl crs install --from FILE`, or Debian\'s `apt-get install modsecurity-crs`) and run `wafctl daemon reload`';
+export const NO_RULE_SET_HINT = 'install one with `wafctl crs install` (offline: `wafctl crs install --from FILE`, or Debian\'s `apt-get install modsecurity-crs`) and restart the daemon (`wafctl daemon stop`, then `wafctl daemon start`)';
 
 export function crsLine(crs: DaemonStatusView['crs']): string {
   if (!crs.found) return `NO RULE SET: no Core Rule Set found (looked in ${crs.dir})`;
