@@ -149,12 +149,12 @@ describe.skipIf(mountProblem !== null)('the whole data dir\'s disk fills (config
   // Found by this test: the daemon log (pino.destination sync, no 'error' listener) threw inside every
   // request once the disk was full: fastify's fallback `{"statusCode":500,"code":"ENOSPC"}`, then
   // connection resets. Fixed in daemon/lifecycle/daemon-log.ts (lines dropped and counted).
-  it('a config write on the full disk fails with internal_error, changes nothing, and the daemon keeps answering', async () => {
+  it('a config write on the full disk fails with disk_full, changes nothing, and the daemon keeps answering', async () => {
     const configBefore = await readFile(join(wholeMount, 'config.json'), 'utf8');
     const ballast = fill(wholeMount, 512); // not even room for config.json's temp file
     const admin = new AdminClient(whole.d.status.admin_socket);
     try {
-      await expect(admin.addSite({ domain: 'never.example.test', origin: 'http://127.0.0.1:9' })).rejects.toMatchObject({ code: 'internal_error' });
+      await expect(admin.addSite({ domain: 'never.example.test', origin: 'http://127.0.0.1:9' })).rejects.toMatchObject({ code: 'disk_full' });
       expect(await readFile(join(wholeMount, 'config.json'), 'utf8')).toBe(configBefore);
       for (let i = 0; i < 5; i++) expect((await post(whole, `whole${i}`)).status).toBe(500);
       expect((await admin.status()).pid).toBe(whole.d.status.pid);

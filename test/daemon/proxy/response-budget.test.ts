@@ -7,14 +7,15 @@ import { startEdge, type RunningEdge } from './helpers.js';
 
 // A page is the origin's, but what it reflects is the attacker's: a search page that echoes a
 // query full of SQL error strings makes CRS 3.3's RESPONSE-951 chain run its regexes over 512 KB
-// of body, seconds of CPU per page without a budget. The engine's time budget (the daemon's
-// default, 40 ms) must bound it: the page is refused (engine failure = refused, never forwarded
-// uninspected) after at most a few budgets of CPU, not after seconds. Proven against an edge
-// without a budget on the same page, so the test fails if the budget stops covering phase 4.
+// of body, seconds of CPU per page without a budget. The engine's time budget must cover phase 4:
+// the page is refused (engine failure = refused, never forwarded uninspected) when its CPU time runs
+// out there. The budget is CPU time, so a 5 ms one is met in phase 4 and never in phases 1-2 of a
+// warm GET, whatever the box's load. What it costs in milliseconds is bench/proxy's to say
+// (response-rule-costs.ts), not a test's.
 
 const crs = findCrs('/usr/share/modsecurity-crs');
 const KB = 1024;
-const BUDGET_MS = 40;
+const BUDGET_MS = 5;
 const SQL_ERRORS = [
   'You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version',
   'Warning: pg_query(): Query failed: ERROR:  syntax error at or near',
@@ -34,7 +35,6 @@ function reflectingPage(): Buffer {
 describe.skipIf(crs === null)('response inspection within the engine\'s time budget (needs modsecurity-crs)', () => {
   let origin: http.Server;
   let budgeted: RunningEdge;
-  let unbounded: RunningEdge;
   const page = reflectingPage();
 
   beforeAll(async () => {
@@ -43,45 +43,36 @@ describe.skipIf(crs === null)('response inspection within the engine\'s time bud
     const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     const groups = new RuleGroups(crs!, { prepareAnnounced: false });
     groups.forParanoia(1);
-    const sites = [{ id: 1, domain: 'shop.test', origin: originUrl }];
-    budgeted = await startEdge(sites, { inspector: createEngineInspector(groups, { timeBudgetMs: BUDGET_MS }) });
-    unbounded = await startEdge(sites, { inspector: createEngineInspector(groups) });
+    budgeted = await startEdge([{ id: 1, domain: 'shop.test', origin: originUrl }], { inspector: createEngineInspector(groups, { timeBudgetMs: BUDGET_MS }) });
+    await fetchPage(budgeted); // warm: the first exchange compiles what it meets
   }, 120_000);
 
   afterAll(async () => {
     await budgeted?.close();
-    await unbounded?.close();
     origin?.closeAllConnections();
     await new Promise<void>((r) => (origin ? origin.close(() => r()) : r()));
   });
 
-  /** Status and the CPU the whole process (edge, origin, client) used for one request. */
-  const timed = (edge: RunningEdge) => new Promise<{ status: number; cpuMs: number }>((resolve, reject) => {
-    const cpu0 = process.cpuUsage();
+  const fetchPage = (edge: RunningEdge) => new Promise<{ status: number; requestId: string }>((resolve, reject) => {
     http.get({ host: '127.0.0.1', port: edge.port, path: '/search?q=x', headers: { host: 'shop.test', 'user-agent': 'Mozilla/5.0 test' } }, (res) => {
       res.resume();
-      res.on('end', () => { const c = process.cpuUsage(cpu0); resolve({ status: res.statusCode!, cpuMs: (c.user + c.system) / 1000 }); });
+      res.on('end', () => resolve({ status: res.statusCode!, requestId: String(res.headers['x-request-id']) }));
     }).on('error', reject);
   });
 
-  it('refuses a 2 MB page of reflected SQL errors within a few budgets of CPU; without a budget it costs far more', async () => {
-    await timed(budgeted); // warm: the first exchange compiles what it meets
-    const bounded = await timed(budgeted);
-    const free = await timed(unbounded);
-    // Refused: the leak rules' block or the budget's refusal (hardening/engine-failure.ts), never the page.
-    expect(bounded.status).toBe(403);
-    expect(free.status).toBe(403);
-    // At most the budget for the transaction and its reruns (engine-exchange.ts: 3 at most, only when the
-    // thread was waiting for a core), plus copying 512 KB and the client and origin sharing this process.
-    expect(bounded.cpuMs).toBeLessThan(4 * BUDGET_MS + 150);
-    expect(free.cpuMs).toBeGreaterThan(2 * bounded.cpuMs);
+  it('refuses a 2 MB page of reflected SQL errors when the response phases run out of budget, never forwarding the page', async () => {
+    const reply = await fetchPage(budgeted);
+    expect(reply.status).toBe(403);
+    const refusal = await budgeted.sink.wafEvent((e) => e.request_id === reply.requestId && e.rule_id === 'engine-budget');
+    // Stopped at a RESPONSE-95x rule: the budget ran out in the response phases.
+    expect(refusal.msg).toMatch(/at rule 95\d{4}\)/);
   }, 120_000);
 
   it('reports the refusal once: phase 5 does not run on a transaction that ran out of budget', async () => {
     const warned: string[] = [];
     const spy = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => { warned.push(args.map(String).join(' ')); });
     try {
-      const reply = await timed(budgeted);
+      const reply = await fetchPage(budgeted);
       expect(reply.status).toBe(403);
       // The access entry is written after phase 5 would have run (request-handler.ts, on close).
       const entry = await budgeted.sink.accessEntry((e) => e.status === 403 && warned.some((w) => w.includes(e.request_id)));
