@@ -6,6 +6,7 @@
 # AB_PORT (default 28240; +1 TLS, +2 API) and AB_DIR (default /tmp/ab-edge) keep two users apart.
 # SKIP_BUILD=1 reuses the last builds. A_NODE_FLAGS / B_NODE_FLAGS give one side node or V8 flags (they reach the
 # workers through execArgv), e.g. A_REF=HEAD B_NODE_FLAGS=--single-threaded-gc to measure a flag alone.
+# A_SITE_SET / B_SITE_SET give one side `wafctl site set` options (B_SITE_SET='--response-inspection off').
 # Needs origin-nginx (started if missing) from the anchors.
 set -euo pipefail
 ROUNDS=${1:-4} DUR=${2:-6} MIX=${3:-get} WAFM=${4:-on}
@@ -28,6 +29,9 @@ for r in $(seq $ROUNDS); do
     WORK=$DIR/$side
     flags_var=${side}_NODE_FLAGS
     start_daemon_edge edge-ab $PORT $WAFM ${!flags_var:-} 2>/dev/null
+    # A_SITE_SET / B_SITE_SET: `wafctl site set` options for one side, e.g. B_SITE_SET='--response-inspection off'.
+    site_var=${side}_SITE_SET
+    if [ -n "${!site_var:-}" ]; then daemon_cli edge-ab site set www.example.com ${!site_var} > /dev/null; fi
     PID=$(cat $WORK/pids/edge-ab.pid); PIDS="$PID $(pgrep -P $PID | tr '\n' ' ')"
     wrk -t2 -c50 -d2s -s "$LUA" http://127.0.0.1:$PORT/ >/dev/null
     t0=$(ticks $PIDS)
