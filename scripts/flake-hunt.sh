@@ -30,7 +30,9 @@ if [ -n "$user" ]; then
   id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
   chown "$user" "$work"
 fi
-cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
+loops=''
+# Stopped mid-round too: the busy loops go with it (busy-loops.sh kills its own on TERM).
+cleanup() { [ -n "$loops" ] && kill "$loops" 2>/dev/null; [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
 
 # Cloned by this user (git refuses another user's repository), then handed to the test user.
