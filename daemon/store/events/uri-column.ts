@@ -156,15 +156,7 @@ export class UriColumn {
       for (;;) {
         const at = text.indexOf(needle, from);
         if (at < 0) break;
-        // The line holding `at`: the last line whose offset is <= at.
-        let lo = line;
-        let hi = CHUNK_SIZE;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (offsets[mid + 1] <= at) lo = mid + 1;
-          else hi = mid;
-        }
-        line = lo;
+        line = lineHolding(offsets, line, at);
         if (base + line >= limit) return out;
         out.push(base + line);
         from = offsets[line + 1];
@@ -196,14 +188,7 @@ export class UriColumn {
       for (;;) {
         const at = nextEncoded(orig, offsets[line]);
         if (at < 0) break;
-        let lo = line;
-        let hi = CHUNK_SIZE;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (offsets[mid + 1] <= at) lo = mid + 1;
-          else hi = mid;
-        }
-        line = lo;
+        line = lineHolding(offsets, line, at);
         if (base + line >= limit) return out;
         if (decodedContains(orig.slice(offsets[line], offsets[line + 1] - 1), needle)) out.push(base + line);
         line++;
@@ -315,4 +300,16 @@ export function decodeUriLeniently(uri: string): string {
   } catch {
     return spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
+}
+
+/** The line of a chunk holding blob position `at`: the last line from `first` on whose offset is <= at. */
+function lineHolding(offsets: ArrayLike<number>, first: number, at: number): number {
+  let lo = first;
+  let hi = CHUNK_SIZE;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid + 1] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
