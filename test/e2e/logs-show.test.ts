@@ -1,25 +1,17 @@
 // "Explain a block", end to end: a real daemon, real requests through the edge, and
 // `wafctl logs show` as a real process with the request id the block page printed.
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WafRequestDetail } from '../../shared/schemas/waf-request.js';
-import { newSandbox, stopAll, type E2eDaemon } from './daemon-harness.js';
+import { stopAll, type E2eDaemon } from './daemon-harness.js';
+import { startEdgeSites } from './edge-sites.js';
 
 let origin: Server;
 let d: E2eDaemon;
 let edge: number;
 
 beforeAll(async () => {
-  origin = createServer((_req, res) => res.end('origin ok'));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const originPort = (origin.address() as { port: number }).port;
-  d = await newSandbox();
-  const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
-  expect(start.code, start.stderr).toBe(0);
-  edge = (JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
-  for (const host of ['shop.example.test', 'watch.example.test']) {
-    expect((await d.wafctl('site', 'add', host, '--origin', `http://127.0.0.1:${originPort}`)).code).toBe(0);
-  }
+  ({ d, edge, origin } = await startEdgeSites(['shop.example.test', 'watch.example.test']));
   expect((await d.wafctl('--site', 'watch.example.test', 'site', 'set', 'watch.example.test', '--mode', 'detect')).code).toBe(0);
 }, 120_000);
 

@@ -1,10 +1,11 @@
 // "Fix a false positive in one command", end to end: a real daemon with CRS, a benign
 // WordPress post blocked at the edge, `wafctl rules exclude` as a real process (dry run, apply,
 // remove), and the same requests through the edge after each step.
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExclusionRemoved, ExclusionResult } from '../../shared/schemas/rule-exclusion.js';
-import { newSandbox, stopAll, type E2eDaemon } from './daemon-harness.js';
+import { stopAll, type E2eDaemon } from './daemon-harness.js';
+import { startEdgeSites } from './edge-sites.js';
 
 const SITE = 'blog.example.test';
 // A post about SQL: CRS PL1 scores it (942190 union select, 942270) and blocks it.
@@ -15,16 +16,7 @@ let d: E2eDaemon;
 let edge: number;
 
 beforeAll(async () => {
-  origin = createServer((_req, res) => res.end('origin ok'));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const originPort = (origin.address() as { port: number }).port;
-  d = await newSandbox();
-  const start = await d.wafctl('daemon', 'start', '--edge-port', '0', '--edge-tls-port', '0', '--api-port', '0', '--workers', '1');
-  expect(start.code, start.stderr).toBe(0);
-  edge = (JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout) as { ports: { edge: number } }).ports.edge;
-  for (const host of [SITE, 'rate.example.test']) {
-    expect((await d.wafctl('site', 'add', host, '--origin', `http://127.0.0.1:${originPort}`)).code).toBe(0);
-  }
+  ({ d, edge, origin } = await startEdgeSites([SITE, 'rate.example.test']));
 }, 120_000);
 
 afterAll(async () => {
