@@ -14,6 +14,7 @@ import type { Transformation } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { isSkipGate } from './skip-gates.js';
+import { sharePhraseScans } from './shared-phrase-scans.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
 import { assignMissGroups, assignMissRuns } from './miss-groups.js';
@@ -145,6 +146,7 @@ export class RuleSetBuilder {
       rule.negated = rule.operator?.negated ?? false;
       rule.stepId = rule.transform?.id ?? -1;
     }
+    sharePhraseScans(this.rules);
     const phases: Rule[][] = [[], [], [], [], [], []];
     const byId = new Map<number, Rule>();
     const orderById = new Map<string, number>();
