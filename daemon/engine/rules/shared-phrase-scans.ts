@@ -2,7 +2,10 @@
 // share one scan (operators/phrase-union.ts): CRS's response rules run four lists over the same
 // RESPONSE_BODY with t:none, up to 512 KB each, and this makes that one pass instead of four.
 // Sound whatever the grouping, since what a list finds in a value depends on nothing else; the
-// grouping only decides which rules are likely to ask about the same string.
+// grouping only decides which rules are likely to ask about the same string. Rules of different
+// paranoia levels (CRS's `paranoia-level/N` tag) are kept apart: at PL1 the PL2 rule is skipped,
+// and scanning for its list too (933151's 1,264 PHP function names beside 933150's 44) would
+// only make the PL1 rule's scan dearer.
 import type { Rule } from './rule.js';
 import { isPhraseEvaluate, sharedPhraseOperator } from '../operators/phrase-operator.js';
 import type { PhraseMatcher } from '../operators/phrase-matcher.js';
@@ -21,7 +24,8 @@ export function sharePhraseScans(rules: readonly Rule[]): void {
   for (const rule of rules) {
     const evaluate = rule.evaluate;
     if (!isPhraseEvaluate(evaluate) || rule.targets.length === 0) continue;
-    const key = `${rule.phase} ${rule.transform?.id ?? -1} ${rule.targets.map((t) => t.text).join('|')}`;
+    const paranoia = rule.chainStarter.tags.find((tag) => tag.startsWith('paranoia-level/')) ?? '';
+    const key = `${rule.phase} ${paranoia} ${rule.transform?.id ?? -1} ${rule.targets.map((t) => t.text).join('|')}`;
     const entry = { rule, matcher: evaluate.phraseMatcher };
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [entry]);
