@@ -52,7 +52,7 @@ gate() { # waits until the machine is quiet; echoes the seconds waited
 }
 
 # --- servers -----------------------------------------------------------------------------------------------
-if [ "$SET" = waf ]; then NEED=(origin-nginx nginx-proxy modsec apache-modsec2); else NEED=(origin-nginx nginx-proxy); fi
+if [ "$SET" = waf ]; then NEED=(origin-nginx nginx-proxy modsec modsec-resp apache-modsec2); else NEED=(origin-nginx nginx-proxy); fi
 STARTED_ANCHORS=()
 start_bg() { # name port cmd...
   local name="$1" port="$2"; shift 2
@@ -82,11 +82,14 @@ if [ "$SET" = waf ]; then
   . "$HERE/daemon-edge.sh"
   start_daemon_edge edge-waf 28114 on
   start_daemon_edge edge-off 28117 off
+  # modsec-resp: the same with SecResponseBodyAccess On (ModSecurity's recommended setting), like for like
+  # with the edge, whose response inspection is on by default.
   SC+=("modsec|$P_MODSEC|$(server_pid modsec)|$BENIGN attack"
+       "modsec-resp|$P_MODSEC_RESP|$(server_pid modsec-resp)|$BENIGN attack"
        "apache-modsec2|$P_APACHE_MODSEC2|$(server_pid apache-modsec2)|$BENIGN attack"
        "edge-waf|28114|$(cat "$WORK/pids/edge-waf.pid")|$BENIGN attack"
        "edge-off|28117|$(cat "$WORK/pids/edge-off.pid")|$BENIGN")
-  WAFS=" modsec apache-modsec2 edge-waf "
+  WAFS=" modsec modsec-resp apache-modsec2 edge-waf "
 else
   # 500 blacklist entries (documentation and reserved ranges, none matching 127.0.0.1).
   SITES="$(node -e '

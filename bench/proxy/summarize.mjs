@@ -71,7 +71,7 @@ function ratio(a, b, mix) {
 }
 
 const pairs = isWafSet
-  ? [['edge-waf', 'modsec'], ['edge-waf', 'apache-modsec2'], ['edge-waf', 'edge-off'], ['edge-off', 'nginx-proxy'], ['modsec', 'nginx-proxy'], ['apache-modsec2', 'modsec']]
+  ? [['edge-waf', 'modsec'], ['edge-waf', 'modsec-resp'], ['edge-waf', 'apache-modsec2'], ['edge-waf', 'edge-off'], ['edge-off', 'nginx-proxy'], ['modsec', 'nginx-proxy'], ['apache-modsec2', 'modsec']]
   : [['edge', 'nginx-proxy'], ['edge-cluster2', 'nginx-proxy'], ['edge', 'node-undici'], ['edge-cluster2', 'node-undici-cluster2'], ['node-undici-cluster2', 'nginx-proxy']];
 console.log(`\n| ratio (paired by round) | mix | req/s A÷B median (range) | CPU/req B÷A (A's CPU advantage) |`);
 console.log(`|---|---|---:|---:|`);
@@ -91,6 +91,14 @@ if (isWafSet) {
     const g = ratio('edge-waf', 'modsec', 'get'), p = ratio('edge-waf', 'modsec', 'post');
     check('WAF-on benign GET ≥ 10× nginx + ModSecurity v3 req/s', g && g.median, g && g.median >= 10, g && `${fmt(g.median, 2)}×`);
     check('WAF-on form POST ≥ 8× nginx + ModSecurity v3 req/s', p && p.median, p && p.median >= 8, p && `${fmt(p.median, 2)}×`);
+    // Every request distinct (lua/mix-varied-*.lua): what no memo of seen values can flatter.
+    const vg = ratio('edge-waf', 'modsec', 'varied-get'), vp = ratio('edge-waf', 'modsec', 'varied-post');
+    check('WAF-on varied GET ≥ 10× nginx + ModSecurity v3 req/s', vg && vg.median, vg && vg.median >= 10, vg && `${fmt(vg.median, 2)}×`);
+    check('WAF-on varied comment POST ≥ 8× nginx + ModSecurity v3 req/s', vp && vp.median, vp && vp.median >= 8, vp && `${fmt(vp.median, 2)}×`);
+    const vgr = ratio('edge-waf', 'modsec-resp', 'varied-get');
+    check('WAF-on varied GET against ModSecurity with responses inspected too (like for like)', vgr && vgr.median, vgr && vgr.median >= 10, vgr && `${fmt(vgr.median, 2)}×`);
+    const pg = ratio('edge-waf', 'nginx-proxy', 'varied-get');
+    check('WAF-on varied GET ≥ 0.2× the plain nginx proxy', pg && pg.median, pg && pg.median >= 0.2, pg && `${fmt(pg.median, 2)}×`);
     for (const mix of ['get', 'post', 'varied-get', 'varied-post', 'attack']) {
       const x = ratio('edge-waf', 'apache-modsec2', mix);
       check(`WAF-on ${mix} ahead of Apache + ModSecurity v2`, x && x.median, x && x.median > 1, x && `${fmt(x.median, 2)}×`);
