@@ -22,7 +22,7 @@ const DEBIAN_CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
 // CRS 3.3: crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
 // CRS 4 dropped the built-in exclusions for plugins: there the cms group loads CRS's WordPress
 // rule-exclusions plugin instead (WORDPRESS_PLUGIN_DIR).
-const WORDPRESS_EXCLUSIONS: ConfigSource = {
+export const WORDPRESS_EXCLUSIONS: ConfigSource = {
   text: 'SecAction "id:900130,phase:1,nolog,pass,t:none,setvar:tx.crs_exclusions_wordpress=1"',
   name: '<wordpress exclusions>',
 };

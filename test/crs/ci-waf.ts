@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { loadCrs, type Waf } from '../../daemon/engine/waf.js';
 import type { EngineRegistries } from '../../daemon/engine/registries.js';
 import type { MissMemoLimits } from '../../daemon/engine/rules/miss-memo.js';
+import { CMS_RULES, WORDPRESS_EXCLUSIONS } from '../../daemon/waf/rule-set-builder.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'crs-tests');
 export const CRS_RULES_DIR = '/usr/share/modsecurity-crs/rules';
@@ -25,5 +26,18 @@ export function loadCiWaf(registries: EngineRegistries, missMemo?: MissMemoLimit
     setupFile: CRS_SETUP,
     before: [{ file: join(FIXTURES, 'modsecurity-base.conf') }],
     afterSetup: [{ file: join(FIXTURES, 'profile-ci.conf') }, { file: join(FIXTURES, 'marker-rule.conf') }],
+  });
+}
+
+/** The same WAF with the daemon's `cms` group on, as a WordPress site runs it under CRS 3.3:
+ *  CRS's built-in WordPress exclusions (900130) and wafctl's own WordPress rules after CRS. */
+export function loadCiWafWithCms(registries: EngineRegistries): Waf {
+  return loadCrs({
+    registries,
+    rulesDir: CRS_RULES_DIR,
+    setupFile: CRS_SETUP,
+    before: [{ file: join(FIXTURES, 'modsecurity-base.conf') }],
+    afterSetup: [{ file: join(FIXTURES, 'profile-ci.conf') }, { file: join(FIXTURES, 'marker-rule.conf') }, WORDPRESS_EXCLUSIONS],
+    after: [{ file: CMS_RULES }],
   });
 }
