@@ -35,8 +35,9 @@ function pluginFiles(pluginDirs: readonly string[], suffix: string): ConfigSourc
   return pluginDirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => ({ file: join(dir, f) })));
 }
 
-/** `pluginDirs`: folders holding CRS plugin files (e.g. the WordPress plugin's plugins/). */
-export function loadCrs4CiWaf(registries: EngineRegistries, pluginDirs: readonly string[] = []): Waf {
+/** `pluginDirs`: folders holding CRS plugin files (e.g. the WordPress plugin's plugins/); `after`:
+ *  what loads after the rules and the plugins' after files (the daemon's cms group). */
+export function loadCrs4CiWaf(registries: EngineRegistries, pluginDirs: readonly string[] = [], after: readonly ConfigSource[] = []): Waf {
   const rulesDir = join(CRS4_DIR, 'rules');
   const sources: ConfigSource[] = [
     { file: join(FIXTURES, 'modsecurity-base.conf') },
@@ -48,6 +49,7 @@ export function loadCrs4CiWaf(registries: EngineRegistries, pluginDirs: readonly
     ...pluginFiles(pluginDirs, '-before.conf'),
     ...readdirSync(rulesDir).filter((f) => f.endsWith('.conf')).sort().map((f) => ({ file: join(rulesDir, f) })),
     ...pluginFiles(pluginDirs, '-after.conf'),
+    ...after,
   ];
   return Waf.load(sources, { registries });
 }
