@@ -4,7 +4,7 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
-import type { EdgeLoad, SiteCertificate } from '../shared/schemas/admin.js';
+import type { CrsReloaded, EdgeLoad, SiteCertificate } from '../shared/schemas/admin.js';
 import type { AcmeView } from '../shared/schemas/acme.js';
 import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
 export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
@@ -108,7 +108,9 @@ export interface SiteChanges {
 
 export interface AdminApi {
   status(): Promise<DaemonStatusView>;
-  reload(): Promise<{ reloaded: true }>;
+  reload(): Promise<{ reloaded: true; crs?: CrsReloaded }>;
+  /** Re-reads only the Core Rule Set selection and installed plugins; resolves once the edge runs them. */
+  reloadCrs(): Promise<{ crs: CrsReloaded }>;
   listSites(options?: { all?: boolean }): Promise<SiteView[]>;
   addSite(site: NewSite): Promise<{ site: SiteView; api_key: string }>;
   getSite(domain: string): Promise<SiteView>;

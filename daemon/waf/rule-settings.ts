@@ -102,6 +102,11 @@ export function announceRuleSettings(settings: readonly WafRuleSettings[]): void
   }
 }
 
+/** The settings the last snapshot named: what a switch to other CRS rules compiles before it swaps. */
+export function latestRuleSettings(): readonly WafRuleSettings[] {
+  return latest;
+}
+
 /** Held weakly: the caller keeps `listener` alive for as long as it wants announcements. */
 export function onRuleSettingsAnnounced(listener: Listener): void {
   listeners.add(new WeakRef(listener));

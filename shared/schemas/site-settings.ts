@@ -94,7 +94,11 @@ export const RulesViewSchema = z.object({
   groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
   before: RuleFileView.nullable(),
   after: RuleFileView.nullable(),
-  crs: z.object({ found: z.boolean(), dir: z.string(), rules_dir: z.string().nullable(), setup_file: z.string().nullable() }),
+  crs: z.object({
+    found: z.boolean(), dir: z.string(), rules_dir: z.string().nullable(), setup_file: z.string().nullable(),
+    /** The installed release the rules are (null: --crs-dir) and the CRS plugins every site loads; absent from older daemons. */
+    version: z.string().nullable().optional(), plugins: z.array(z.string()).optional(),
+  }),
   /** Whether this site's rule set compiles; when not, the edge runs the default rules and `error` says why. */
   load: z.object({ ok: z.boolean(), error: z.string().nullable(), rules: z.number().int().nullable() }),
 });
