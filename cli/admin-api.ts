@@ -32,6 +32,7 @@ export interface SiteSettingsView {
   inbound_threshold: number;
   outbound_threshold: number;
   groups: { cms: boolean; crs: boolean };
+  block_user_enumeration?: boolean;
   block_response: '403' | '404' | 'drop';
   on_engine_error: 'closed' | 'open';
   body_over_limit: 'reject' | 'pass';
@@ -95,6 +96,7 @@ export interface SiteChanges {
   inbound_threshold?: number;
   outbound_threshold?: number;
   groups?: { cms?: boolean; crs?: boolean };
+  block_user_enumeration?: boolean;
   block_response?: '403' | '404' | 'drop';
   on_engine_error?: 'closed' | 'open';
   body_over_limit?: 'reject' | 'pass';

@@ -28,6 +28,11 @@ export const WORDPRESS_EXCLUSIONS: ConfigSource = {
   name: '<wordpress exclusions>',
 };
 
+// `site set --block-user-enumeration off`: the cms group without its user-enumeration rules
+// (/?author=N, the REST users endpoint and ?rest_route= without a login; proxy/rules/cms/wordpress.conf),
+// for a site that publishes its authors on purpose.
+const USER_ENUMERATION_ALLOWED: ConfigSource = { text: 'SecRuleRemoveById 200110-200112', name: '<user enumeration allowed>' };
+
 export interface CrsLocation {
   rulesDir: string;
   setupFile: string;
@@ -88,7 +93,7 @@ export function compileRuleSet(settings: WafRuleSettings, crs: CrsLocation | nul
   const base: ConfigSource = { file: BASE_SETTINGS };
   const before = settings.before ? [userSource(settings.before)] : [];
   const after = [
-    ...(settings.groups.cms ? [{ file: CMS_RULES }] : []),
+    ...(settings.groups.cms ? [{ file: CMS_RULES }, ...(settings.blockUserEnumeration ? [] : [USER_ENUMERATION_ALLOWED])] : []),
     ...(settings.after ? [userSource(settings.after)] : []),
   ];
   if (crs === null || !settings.groups.crs) {

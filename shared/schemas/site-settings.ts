@@ -34,6 +34,7 @@ export const UpdateSiteBodySchema = z.object({
   inbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   outbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   groups: z.object({ cms: z.boolean().optional(), crs: z.boolean().optional() }).strict().optional(),
+  block_user_enumeration: z.boolean().optional(),
   block_response: z.enum(BLOCK_RESPONSES).optional(),
   on_engine_error: z.enum(ENGINE_FAILURE_MODES).optional(),
   body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),

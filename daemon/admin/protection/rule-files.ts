@@ -25,6 +25,7 @@ export function siteRuleSettings(site: StoredSite): WafRuleSettings {
     inboundThreshold: waf.inbound_threshold,
     outboundThreshold: waf.outbound_threshold,
     groups: { cms: waf.groups.cms, crs: waf.groups.crs },
+    blockUserEnumeration: waf.block_user_enumeration ?? true,
     before: waf.rules_before ? { name: waf.rules_before.path, text: waf.rules_before.text } : null,
     after: waf.rules_after ? { name: waf.rules_after.path, text: waf.rules_after.text } : null,
   });
