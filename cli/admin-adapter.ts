@@ -27,6 +27,10 @@ export class SocketAdminApi implements AdminApi {
   reload() {
     return this.client.reload();
   }
+
+  reloadCrs() {
+    return this.client.reloadCrs();
+  }
   listSites(options?: { all?: boolean }) {
     return this.client.listSites(options);
   }

@@ -4,7 +4,7 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
-import type { EdgeLoad, SiteCertificate } from '../shared/schemas/admin.js';
+import type { CrsReloaded, EdgeLoad, SiteCertificate } from '../shared/schemas/admin.js';
 import type { AcmeView } from '../shared/schemas/acme.js';
 import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
 export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
@@ -32,6 +32,7 @@ export interface SiteSettingsView {
   inbound_threshold: number;
   outbound_threshold: number;
   groups: { cms: boolean; crs: boolean };
+  block_user_enumeration?: boolean;
   block_response: '403' | '404' | 'drop';
   on_engine_error: 'closed' | 'open';
   body_over_limit: 'reject' | 'pass';
@@ -95,6 +96,7 @@ export interface SiteChanges {
   inbound_threshold?: number;
   outbound_threshold?: number;
   groups?: { cms?: boolean; crs?: boolean };
+  block_user_enumeration?: boolean;
   block_response?: '403' | '404' | 'drop';
   on_engine_error?: 'closed' | 'open';
   body_over_limit?: 'reject' | 'pass';
@@ -108,7 +110,9 @@ export interface SiteChanges {
 
 export interface AdminApi {
   status(): Promise<DaemonStatusView>;
-  reload(): Promise<{ reloaded: true }>;
+  reload(): Promise<{ reloaded: true; crs?: CrsReloaded }>;
+  /** Re-reads only the Core Rule Set selection and installed plugins; resolves once the edge runs them. */
+  reloadCrs(): Promise<{ crs: CrsReloaded }>;
   listSites(options?: { all?: boolean }): Promise<SiteView[]>;
   addSite(site: NewSite): Promise<{ site: SiteView; api_key: string }>;
   getSite(domain: string): Promise<SiteView>;

@@ -3,6 +3,8 @@
 import type { Command } from 'commander';
 import type { InstallReport } from '../daemon/crs/crs-installer.js';
 import type { InstalledRelease } from '../daemon/crs/installed-releases.js';
+import type { InstalledPlugin } from '../daemon/crs/installed-plugins.js';
+import type { PluginInstallReport } from '../daemon/crs/plugin-installer.js';
 import type { ApiClient } from '../shared/api-client/index.js';
 import type { ProfileFile, Profile, ResolvedProfile } from '../shared/profile.js';
 import type { AdminApi } from './admin-api.js';
@@ -42,6 +44,10 @@ export interface CrsReleases {
   list(): Promise<InstalledRelease[]>;
   use(version: string): Promise<void>;
   remove(version: string): Promise<void>;
+  /** `wafctl crs plugin add|list|remove`: the CRS plugins installed in the data dir. */
+  addPlugin(from: string): Promise<PluginInstallReport>;
+  listPlugins(): Promise<InstalledPlugin[]>;
+  removePlugin(name: string): Promise<InstalledPlugin>;
 }
 
 export interface CommandDeps {

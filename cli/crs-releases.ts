@@ -4,13 +4,22 @@
 import { CliError } from './cli-error.js';
 import type { CrsReleases } from './context.js';
 
+/** --crs-dir's default (daemon/options/option-table.ts): Debian's modsecurity-crs. */
+const DEFAULT_CRS_DIR = '/usr/share/modsecurity-crs';
+
 export function crsReleases(dataDir: string, env: NodeJS.ProcessEnv): CrsReleases {
+  const plugins = async () => new (await import('../daemon/crs/installed-plugins.js')).InstalledPlugins(dataDir);
   const store = async () => new (await import('../daemon/crs/installed-releases.js')).InstalledReleases(dataDir);
   return {
     install: (request) => asCliError(async () => (await import('../daemon/crs/crs-installer.js')).installCrs(dataDir, { ...request, env })),
     list: () => asCliError(async () => (await store()).list()),
     use: (version) => asCliError(async () => (await store()).use(version)),
     remove: (version) => asCliError(async () => (await store()).remove(version)),
+    // The plugin is checked against the CRS the daemon would run; --crs-dir is the daemon's, so its
+    // environment default is read here too (the selected installed release wins anyway).
+    addPlugin: (from) => asCliError(async () => (await import('../daemon/crs/plugin-installer.js')).installPlugin(dataDir, from, env.WAFCTL_CRS_DIR || DEFAULT_CRS_DIR)),
+    listPlugins: () => asCliError(async () => (await plugins()).list()),
+    removePlugin: (name) => asCliError(async () => (await plugins()).remove(name)),
   };
 }
 

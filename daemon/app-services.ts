@@ -8,7 +8,7 @@ import type { RegisterAdminRoutes } from './admin/server.js';
 import type { RegisterRoutes } from './api/server.js';
 import type { ManagementDependencies } from './api/v1/dependencies.js';
 import { managementApiPlugin } from './api/v1/plugin.js';
-import type { EdgeFactory } from './edge-service.js';
+import { startCrsOf, type EdgeFactory, type EdgeService } from './edge-service.js';
 import { ingestPlugin, type IngestDependencies } from './ingest/plugin.js';
 import { watchHeapPressure, type HeapPressureWatch } from './lifecycle/heap-pressure.js';
 import { readTrustedFile, replaceFile } from './lifecycle/safe-open.js';
@@ -136,17 +136,19 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
         onError: (err) => logger.error({ err }, 'edge: event write failed'),
         onDropped: (dropped) => logger.warn({ dropped }, 'edge: events dropped, the event store is slower than the traffic (queue full)'),
       });
-      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret, crsDir: options.crsDir })(edgeContext);
+      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
     const { createEngineInspector } = await import('./waf/engine-inspector.js');
     const { findCrs, RuleGroups } = await import('./waf/rule-groups.js');
-    const crs = findCrs(options.crsDir);
-    if (crs === null) logger.warn({ crs_dir: options.crsDir }, 'Core Rule Set not found: the edge runs the cms rule group only');
+    const start = startCrsOf(edgeContext);
+    const crs = findCrs(start.dir, start.pluginDirs);
+    if (crs === null) logger.warn({ crs_dir: start.dir }, 'Core Rule Set not found: the edge runs the cms rule group only');
     const groups = new RuleGroups(crs, { log: (message) => logger.error(message) });
     groups.forParanoia(1); // compiled before the edge listens, not on the first request
     const inspector = createEngineInspector(groups, { timeBudgetMs: options.wafTimeBudgetMs });
-    return createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
+    const edge = await createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
+    return { ...bound(edge), switchCrs: (next) => groups.switchCrs(findCrs(next.dir, next.pluginDirs)) };
   };
 
   return {
@@ -161,6 +163,11 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       await eventStore.close();
     },
   };
+}
+
+/** An edge service's methods, bound, so it can be extended by spreading (its methods may use `this`). */
+function bound(edge: EdgeService): EdgeService {
+  return { listen: edge.listen.bind(edge), close: edge.close.bind(edge), load: edge.load.bind(edge), ...(edge.switchCrs ? { switchCrs: edge.switchCrs.bind(edge) } : {}) };
 }
 
 /** Under heap pressure the WAF index gives room (lifecycle/heap-pressure.ts); said once when it has none left. */

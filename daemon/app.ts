@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { dataPaths, type DataPaths } from '../shared/paths.js';
-import type { DaemonStatus, DemoInfo } from '../shared/schemas/admin.js';
+import type { CrsReloaded, DaemonStatus, DemoInfo } from '../shared/schemas/admin.js';
 import { createAdminServer, type AdminServer, type RegisterAdminRoutes } from './admin/server.js';
 import { ruleExclusionRoutes } from './admin/routes/rule-exclusions.js';
 import { createApiServer, type ApiServer, type RegisterRoutes } from './api/server.js';
 import { demoInfo, ensureDemoSite } from './demo/demo-site.js';
 import { startDemoOrigin, type DemoOrigin } from './demo/origin.js';
 import { openServices, type Services } from './app-services.js';
-import { activeCrs, type ActiveCrs } from './crs/active-crs.js';
+import { activeCrs, sameCrs, type ActiveCrs } from './crs/active-crs.js';
 import type { EdgeFactory, EdgeService } from './edge-service.js';
 import { createDaemonLogger } from './lifecycle/daemon-log.js';
 import { writeAdminSocketPointer } from './lifecycle/admin-socket-pointer.js';
@@ -51,12 +51,14 @@ export interface DaemonApp {
   readonly shutdown: Shutdown;
   listen(): Promise<DaemonStatus>;
   status(): DaemonStatus;
-  reload(): Promise<{ ok: true } | { ok: false; message: string }>;
+  reload(): Promise<ReloadOutcome>;
   /** Graceful stop: resolves once everything is closed and the pid file is gone. */
   stop(reason: string): Promise<void>;
   /** The config-changed event: every accepted change and reload, as an immutable snapshot. */
   onConfigChange(listener: ChangeListener): () => void;
 }
+
+export type ReloadOutcome = { ok: true; crs: CrsReloaded } | { ok: false; message: string };
 
 export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
   const { options } = build;
@@ -106,10 +108,10 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   const shutdown = new Shutdown(logger);
   const bound = { edge: 0, edgeTls: 0, api: 0 };
   let demo: { origin: DemoOrigin; info: DemoInfo } | null = null;
-  const crs = parts.crs;
+  let crs = parts.crs;
 
   const edgeFactory = build.edgeFactory ?? services.edgeFactory;
-  const edge: EdgeService = await edgeFactory({ options, store, logger, tls });
+  const edge: EdgeService = await edgeFactory({ options, store, logger, tls, crs: { dir: crs.dir, pluginDirs: crs.pluginDirs } });
   const api: ApiServer = await createApiServer({ tls, logger, register: [...services.apiRoutes, ...(build.apiRoutes ?? [])] });
   let admin: AdminServer | null = null;
 
@@ -124,14 +126,31 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     ca_file: tls.caFile,
     admin_socket: options.adminSocket,
     sites: liveSites(store.snapshot()).length,
-    crs: { found: crs.found, dir: crs.dir, version: crs.version, source: crs.source },
+    crs: { found: crs.found, dir: crs.dir, version: crs.version, source: crs.source, plugins: crs.plugins },
     workers: options.workers,
     demo: demo?.info ?? null,
     edge: edge.load(),
     certificates: siteCertificates(store.snapshot()),
   });
 
-  const reload = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
+  // One switch at a time: two reloads racing would otherwise finish in either order.
+  let crsSwitch: Promise<CrsReloaded> = Promise.resolve(reported(false));
+  function reported(switched: boolean): CrsReloaded {
+    return { found: crs.found, dir: crs.dir, version: crs.version, plugins: crs.plugins, switched };
+  }
+  /** Re-reads the CRS selection and installed plugins; when they changed, every site moves to rule sets built from them. */
+  const reloadCrs = (): Promise<CrsReloaded> => (crsSwitch = crsSwitch.catch(() => reported(false)).then(async () => {
+    const wanted = activeCrs(paths.dir, build.options.crsDir);
+    if (wanted.problem) logger.warn({ problem: wanted.problem, crs_dir: build.options.crsDir }, 'selected Core Rule Set unusable: falling back to --crs-dir');
+    if (sameCrs(wanted, crs)) return reported(false);
+    if (!edge.switchCrs) return reported(false);
+    await edge.switchCrs({ dir: wanted.dir, pluginDirs: wanted.pluginDirs });
+    logger.info({ from: crs.version ?? crs.dir, to: wanted.version ?? wanted.dir, plugins: wanted.plugins }, 'the edge runs the new Core Rule Set');
+    crs = wanted;
+    return reported(true);
+  }));
+
+  const reload = async (): Promise<ReloadOutcome> => {
     try {
       const fresh = await resolveDaemonOptions(build.flags ?? {}, build.env ?? {});
       const needRestart = OPTION_ROWS.filter((row) => RESTART_ONLY.has(row.key) && JSON.stringify(fresh[row.key]) !== JSON.stringify(build.options[row.key])).map((row) => row.file);
@@ -140,22 +159,24 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
       return { ok: false, message: (error as Error).message };
     }
     const result = await store.reload();
-    if (result.ok) {
-      // The edge compiled its CRS at start and keeps it; a new selection is reported, not run.
-      const wanted = activeCrs(paths.dir, build.options.crsDir);
-      if (wanted.dir !== crs.dir || wanted.found !== crs.found) {
-        logger.warn({ running: crs.dir, selected: wanted.dir }, 'the Core Rule Set selection changed: restart the daemon to run it');
-      }
-      logger.info('configuration reloaded');
-    } else {
+    if (!result.ok) {
       logger.warn({ problem: result.message }, 'reload refused');
+      return result;
     }
-    return result;
+    try {
+      const switched = await reloadCrs();
+      logger.info('configuration reloaded');
+      return { ok: true, crs: switched };
+    } catch (error) {
+      logger.error({ err: error }, 'the new Core Rule Set was not applied');
+      return { ok: false, message: `the configuration was reloaded, the Core Rule Set was not switched: ${(error as Error).message}` };
+    }
   };
 
   const stop = (reason: string) => shutdown.run(reason);
 
-  const adminDeps = { store, now, status, reload, requestShutdown: (reason: string) => void stop(reason) };
+  const crsPlace = () => ({ dir: crs.dir, pluginDirs: crs.pluginDirs, pluginDigest: crs.pluginDigest });
+  const adminDeps = { store, now, status, reload, reloadCrs, crsPlace, requestShutdown: (reason: string) => void stop(reason) };
   admin = await createAdminServer({
     socketPath: options.adminSocket,
     logger,

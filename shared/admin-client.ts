@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { WafctlError, isErrorCode } from './errors.js';
 import { dataPaths } from './paths.js';
 import {
-  AccountViewSchema, ApiKeySchema, CreatedTokenSchema, DaemonStatusSchema, ReloadedSchema, RevokedTokenSchema,
+  AccountViewSchema, ApiKeySchema, CreatedTokenSchema, CrsReloadSchema, DaemonStatusSchema, ReloadedSchema, RevokedTokenSchema,
   SiteSchema, SiteWithKeySchema, StoppingSchema, TokenViewSchema,
   type AddSiteBody,
 } from './schemas/admin.js';
@@ -46,6 +46,7 @@ export class AdminClient {
 
   status() { return this.#call('GET', '/admin/status', DaemonStatusSchema); }
   reload() { return this.#call('POST', '/admin/reload', ReloadedSchema); }
+  reloadCrs() { return this.#call('POST', '/admin/crs/reload', CrsReloadSchema); }
   shutdown() { return this.#call('POST', '/admin/shutdown', StoppingSchema); }
 
   listSites(options: { all?: boolean } = {}) {

@@ -32,6 +32,8 @@ export interface DataPaths {
   crsDir: string;
   /** The version the daemon runs, one line (`wafctl crs use`); absent: none selected. */
   crsSelection: string;
+  /** CRS plugins every CRS 4 site loads, one directory per plugin (`wafctl crs plugin add`). */
+  crsPluginsDir: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -55,5 +57,6 @@ export function dataPaths(dataDir: string): DataPaths {
     challengeKey: join(dir, 'challenge.key'),
     crsDir: join(dir, 'crs'),
     crsSelection: join(dir, 'crs', 'selected'),
+    crsPluginsDir: join(dir, 'crs-plugins'),
   };
 }

@@ -9,7 +9,7 @@ import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { createEngineInspector } from '../waf/engine-inspector.js';
 import { findCrs, RuleGroups } from '../waf/rule-groups.js';
 import {
-  FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type ToWorker,
+  CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type ToWorker,
 } from './edge-worker-protocol.js';
 import { routeConsoleToLog } from './console-to-log.js';
 
@@ -32,6 +32,7 @@ process.on('uncaughtException', (error) => {
 
 const sink = ipcEventSink();
 let edge: Edge | null = null;
+let groups: RuleGroups | null = null;
 let loadTimer: NodeJS.Timeout | null = null;
 let lastLoad = '';
 
@@ -46,6 +47,11 @@ process.on('message', (message: ToWorker) => {
     } catch (error) {
       send({ type: LOG, level: 'error', message: `new configuration not applied, the previous one stays: ${(error as Error).message}` });
     }
+  } else if (message?.type === SWITCH_CRS && groups) {
+    const id = message.id;
+    groups.switchCrs(findCrs(message.crs.dir, message.crs.pluginDirs))
+      .catch((error: Error) => send({ type: LOG, level: 'error', message: `the new Core Rule Set was not applied: ${error.message}` }))
+      .finally(() => send({ type: CRS_SWITCHED, id }));
   } else if (message?.type === STOP) {
     void stop(message.drainMs);
   }
@@ -65,7 +71,7 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
       trustedProxies: init.trustedProxies,
       challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
       fallbackTls: init.tls,
-      inspector: createEngineInspector(warmRuleGroups(init.crsDir), { timeBudgetMs: init.hardening.wafTimeBudgetMs }),
+      inspector: createEngineInspector((groups = warmRuleGroups(init.crs)), { timeBudgetMs: init.hardening.wafTimeBudgetMs }),
       limits: init.hardening.limits,
       maxBodyBytes: init.hardening.maxBodyBytes,
     });
@@ -104,8 +110,8 @@ function reportLoad(): void {
 }
 
 /** Compiles paranoia level 1 before listening, so the first request does not pay for it. */
-function warmRuleGroups(crsDir: string): RuleGroups {
-  const groups = new RuleGroups(findCrs(crsDir), { log: (message) => send({ type: LOG, level: 'error', message }) });
+function warmRuleGroups(crs: { dir: string; pluginDirs: string[] }): RuleGroups {
+  const groups = new RuleGroups(findCrs(crs.dir, crs.pluginDirs), { log: (message) => send({ type: LOG, level: 'error', message }) });
   groups.forParanoia(1);
   return groups;
 }

@@ -1,3 +1,4 @@
+import type { CrsPlace } from '../crs/active-crs.js';
 import type { EdgeHardening } from '../options/edge-limits-of.js';
 import type { ShedderStats } from '../proxy/hardening/load-shedder.js';
 import type { EdgeConfigInput } from '../proxy/snapshot-input.js';
@@ -15,6 +16,9 @@ export const LOG = 'wafctl:edge-log';
 /** The worker's shedder counts (cumulative), every LOAD_REPORT_MS while they change and once more on stop. */
 export const LOAD = 'wafctl:edge-load';
 export const LOAD_REPORT_MS = 1_000;
+/** Primary -> worker: switch to other CRS rules (a reload); the worker answers CRS_SWITCHED once its sites run them. */
+export const SWITCH_CRS = 'wafctl:edge-switch-crs';
+export const CRS_SWITCHED = 'wafctl:edge-crs-switched';
 /** Sent once the worker listens for messages: anything sent before that would be lost. */
 export const READY = 'wafctl:edge-ready';
 
@@ -27,12 +31,14 @@ export interface InitMessage {
   trustedProxies: string[];
   /** Hex: every worker must sign and check challenge cookies with the same key. */
   challengeSecret: string;
-  /** --crs-dir: each worker compiles the rule groups itself (compiled rules cannot cross IPC). */
-  crsDir: string;
+  /** The CRS directory and plugin directories: each worker compiles the rule groups itself (compiled rules cannot cross IPC). */
+  crs: CrsPlace;
   /** Request limits, slow-client timeouts and shedding bounds (the edge_* options); each worker sheds on its own. */
   hardening: EdgeHardening;
 }
 export interface SnapshotMessage { type: typeof SNAPSHOT; input: EdgeConfigInput }
+export interface SwitchCrsMessage { type: typeof SWITCH_CRS; crs: CrsPlace; id: number }
+export interface CrsSwitchedMessage { type: typeof CRS_SWITCHED; id: number }
 export interface StopMessage { type: typeof STOP; drainMs: number }
 export interface ListeningMessage { type: typeof LISTENING; edge: number; edgeTls: number }
 export interface FailedMessage { type: typeof FAILED; message: string; code?: string; port?: number }
@@ -41,5 +47,5 @@ export interface ReadyMessage { type: typeof READY }
 export interface LogMessage { type: typeof LOG; level: 'warn' | 'error'; message: string }
 export interface LoadMessage { type: typeof LOAD; stats: ShedderStats }
 
-export type ToWorker = InitMessage | SnapshotMessage | StopMessage;
-export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage | LoadMessage;
+export type ToWorker = InitMessage | SnapshotMessage | StopMessage | SwitchCrsMessage;
+export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage | LoadMessage | CrsSwitchedMessage;

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { EdgeFactory, EdgeService } from '../edge-service.js';
+import { startCrsOf, type EdgeFactory, type EdgeService } from '../edge-service.js';
 import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import { serveWorker } from '../proxy/cluster-ipc.js';
 import type { EventSink } from '../proxy/events.js';
@@ -11,7 +11,7 @@ import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { EdgeLoadTotals } from '../proxy/hardening/edge-load-totals.js';
 import type { CounterStore } from '../store/counter-store.js';
 import {
-  FAILED, INIT, LISTENING, LOAD, LOG, READY, SNAPSHOT, STOP, STOPPED, type FromWorker, type InitMessage, type ToWorker,
+  CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type InitMessage, type ToWorker,
 } from './edge-worker-protocol.js';
 
 // The --workers N process model: the daemon stays the control plane (config store, APIs, event store)
@@ -30,17 +30,29 @@ export interface ClusteredEdgeOptions {
   sink: EventSink & { flush(): Promise<void> };
   trustedProxies: string[];
   challengeSecret: Buffer;
-  crsDir: string;
 }
 
 export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory {
-  return ({ options: daemonOptions, store, logger, tls }): EdgeService => {
+  return (context): EdgeService => {
+    const { options: daemonOptions, store, logger, tls } = context;
     cluster.setupPrimary({ exec: WORKER_ENTRY, args: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     const workers = new Set<Worker>();
     /** Workers that said LISTENING: only they have connections to drain when the daemon stops. */
     const listening = new Set<Worker>();
     const load = new EdgeLoadTotals();
     let stopping = false;
+    // What a worker started later (a replacement) compiles: the CRS of the last switch.
+    let crs = startCrsOf(context);
+    /** Switches waiting for workers' CRS_SWITCHED, by switch id. */
+    const switches = new Map<number, { waiting: Set<Worker>; done: () => void }>();
+    let switchId = 0;
+    const switchedOn = (worker: Worker, id?: number) => {
+      for (const [key, pending] of switches) {
+        if (id !== undefined && key !== id) continue;
+        pending.waiting.delete(worker);
+        if (pending.waiting.size === 0) { switches.delete(key); pending.done(); }
+      }
+    };
     let init: Omit<InitMessage, 'input'> | null = null;
     // Sites are isolated here, once for all workers (last-good-inputs.ts): each worker gets a config
     // whose every site compiles, the same for all of them and for a respawned one.
@@ -81,12 +93,15 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
           logger[message.level]({ worker: worker.id }, message.message);
         } else if (message?.type === LOAD) {
           load.report(worker.id, message.stats);
+        } else if (message?.type === CRS_SWITCHED) {
+          switchedOn(worker, message.id);
         }
       });
       worker.on('exit', (code, signal) => {
         workers.delete(worker);
         listening.delete(worker);
         load.retire(worker.id);
+        switchedOn(worker); // a dead worker holds no switch up; its replacement starts on the new rules
         if (!up) reject(new Error(`edge worker exited (${signal ?? `code ${code}`}) before listening`));
         else if (!stopping) respawn(logger, code, signal);
       });
@@ -101,7 +116,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
 
     return {
       async listen(host, ports) {
-        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crsDir: options.crsDir, hardening: edgeHardeningOf(daemonOptions) };
+        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crs, hardening: edgeHardeningOf(daemonOptions) };
         try {
           // Every worker listens with the same arguments (port 0 included): the primary then hands them
           // all the one handle it bound for the first.
@@ -135,6 +150,17 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
         await options.sink.flush();
       },
       load: () => load.total(),
+      switchCrs(next) {
+        crs = next;
+        if (init) init = { ...init, crs };
+        const targets = [...listening].filter((worker) => worker.isConnected());
+        if (targets.length === 0) return Promise.resolve();
+        const id = ++switchId;
+        return new Promise<void>((done) => {
+          switches.set(id, { waiting: new Set(targets), done });
+          for (const worker of targets) worker.send({ type: SWITCH_CRS, crs: next, id } satisfies ToWorker);
+        });
+      },
     };
   };
 }

@@ -40,6 +40,7 @@ function siteInput(site: StoredSite): SiteInput {
       inboundThreshold: p.waf.inbound_threshold,
       outboundThreshold: p.waf.outbound_threshold,
       groups: { cms: p.waf.groups.cms, crs: p.waf.groups.crs },
+      blockUserEnumeration: p.waf.block_user_enumeration ?? true,
       rulesBefore: p.waf.rules_before ? { name: p.waf.rules_before.path, text: p.waf.rules_before.text } : null,
       rulesAfter: p.waf.rules_after ? { name: p.waf.rules_after.path, text: p.waf.rules_after.text } : null,
     },

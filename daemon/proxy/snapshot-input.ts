@@ -54,10 +54,12 @@ export const SiteInputSchema = z.object({
     outboundThreshold: z.number().int().min(1).default(4),
     /** Rule groups: a group that is off is not loaded. */
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }).default({ cms: true, crs: true }),
+    /** With the cms group on: refuse WordPress user enumeration (rules 200110-200112). */
+    blockUserEnumeration: z.boolean().default(true),
     /** User SecLang loaded before CRS (after crs-setup) and after CRS and cms; name: the file's absolute path. */
     rulesBefore: UserRules.nullable().default(null),
     rulesAfter: UserRules.nullable().default(null),
-  }).default({ mode: 'on', paranoia: 1, detectionParanoia: null, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, rulesBefore: null, rulesAfter: null }),
+  }).default({ mode: 'on', paranoia: 1, detectionParanoia: null, onError: 'closed', inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, blockUserEnumeration: true, rulesBefore: null, rulesAfter: null }),
   /** A body over the inspection limit: 'reject' answers 413, 'pass' forwards it uninspected with an event. */
   bodyOverLimit: z.enum(['reject', 'pass']).default('reject'),
   /** Response phases 3-5 (headers, bodies of the engine's MIME types up to its limit, logging); off: responses stream untouched. */

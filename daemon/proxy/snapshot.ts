@@ -220,6 +220,7 @@ function compileSite(cfg: SiteConfig, where: string, interner: RuleSettingsInter
         inboundThreshold: cfg.waf.inboundThreshold,
         outboundThreshold: cfg.waf.outboundThreshold,
         groups: cfg.waf.groups,
+        blockUserEnumeration: cfg.waf.blockUserEnumeration,
         before: cfg.waf.rulesBefore,
         after: cfg.waf.rulesAfter,
       }),

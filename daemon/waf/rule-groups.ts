@@ -1,7 +1,7 @@
 import type { Waf } from '../engine/waf.js';
 import { compileRuleSet, ruleCount, type CrsLocation } from './rule-set-builder.js';
 import { warmUp } from '../engine/budget/warm-up.js';
-import { defaultRuleSettings, onRuleSettingsAnnounced, withoutUserFiles, type WafRuleSettings } from './rule-settings.js';
+import { defaultRuleSettings, latestRuleSettings, onRuleSettingsAnnounced, withoutUserFiles, type WafRuleSettings } from './rule-settings.js';
 
 export { BASE_SETTINGS, CMS_RULES, findCrs, type CrsLocation } from './rule-set-builder.js';
 
@@ -34,8 +34,8 @@ const IDLE_MS = 10 * 60_000;
 const MAX_CACHED = 32;
 
 const shared = new Map<string, Entry>();
-// The plugin files are part of the key: a reload that finds other plugins compiles anew.
-const crsKey = (crs: CrsLocation) => [crs.rulesDir, crs.setupFile, ...crs.plugins.config, ...crs.plugins.before, ...crs.plugins.after].join('|');
+// The plugin files and their contents are part of the key: a reload that finds other plugins compiles anew.
+const crsKey = (crs: CrsLocation) => [crs.rulesDir, crs.setupFile, crs.pluginDigest, ...crs.plugins.config, ...crs.plugins.before, ...crs.plugins.after].join('|');
 const cacheKey = (crs: CrsLocation | null, settings: WafRuleSettings) => `${crs ? crsKey(crs) : '-'}|${settings.key}`;
 
 export interface RuleGroupsOptions {
@@ -46,8 +46,9 @@ export interface RuleGroupsOptions {
 }
 
 export class RuleGroups {
-  /** Per-request fast path: settings object (interned per snapshot) -> its Waf. */
-  private readonly bySettings = new WeakMap<WafRuleSettings, Waf>();
+  /** Per-request fast path: settings object (interned per snapshot) -> its Waf. Replaced when the CRS is switched. */
+  private bySettings = new WeakMap<WafRuleSettings, Waf>();
+  private current: CrsLocation | null;
   /** The last rule set each site ran: what it keeps while its new one is built or when that fails. */
   private readonly lastBySite = new Map<number, Waf>();
   private readonly queue: WafRuleSettings[] = [];
@@ -65,9 +66,36 @@ export class RuleGroups {
     for (const [key, entry] of shared) if (key !== keep && now - entry.announcedAt > IDLE_MS && entry.outcome !== null) shared.delete(key);
   };
 
-  constructor(readonly crs: CrsLocation | null, options: RuleGroupsOptions = {}) {
+  constructor(crs: CrsLocation | null, options: RuleGroupsOptions = {}) {
+    this.current = crs;
     this.log = options.log ?? ((message) => console.error(message));
     if (options.prepareAnnounced !== false) onRuleSettingsAnnounced(this.onAnnounce);
+  }
+
+  /** The Core Rule Set these rule sets are built from (null: none, the cms group alone). */
+  get crs(): CrsLocation | null {
+    return this.current;
+  }
+
+  /**
+   * Switches to other CRS rules (another release, other plugins: `wafctl daemon reload`). What the
+   * sites run under the new rules is compiled first, one set per event-loop turn as in the
+   * background, while requests keep the old sets; then every site moves to the new sets at once.
+   * Resolves once they are live. A combination that does not compile under the new rules is logged
+   * and its sites fall back as on any failed compile (the same settings without user files).
+   */
+  async switchCrs(next: CrsLocation | null): Promise<void> {
+    const wanted = [defaultRuleSettings(1), ...latestRuleSettings()];
+    for (const settings of wanted) {
+      const outcome = this.loadWith(next, settings);
+      if (!outcome.ok) {
+        this.log(`WAF rule set ${settings.key} does not load under the new Core Rule Set, its sites run without their user rule files: ${outcome.error}`);
+        this.loadWith(next, withoutUserFiles(settings));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.current = next;
+    this.bySettings = new WeakMap();
   }
 
   /** The default rule set at a paranoia level (1-4), compiled now if it is not yet (start-up warm-up). */
@@ -83,12 +111,16 @@ export class RuleGroups {
 
   /** Compiles a combination now unless it is known; never throws. For validation and `rules show`. */
   load(settings: WafRuleSettings): RuleSetOutcome {
-    const key = cacheKey(this.crs, settings);
+    return this.loadWith(this.crs, settings);
+  }
+
+  private loadWith(crs: CrsLocation | null, settings: WafRuleSettings): RuleSetOutcome {
+    const key = cacheKey(crs, settings);
     const known = shared.get(key);
     if (known?.outcome) return known.outcome;
     let outcome: RuleSetOutcome;
     try {
-      const waf = compileRuleSet(settings, this.crs);
+      const waf = compileRuleSet(settings, crs);
       // A cold set would spend the first requests' time budget compiling regexes (engine/budget/warm-up.ts).
       warmUp(waf);
       outcome = { ok: true, waf, rules: ruleCount(waf) };

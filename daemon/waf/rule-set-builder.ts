@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crsLineOf, type CrsLine } from '../engine/crs-paranoia.js';
@@ -27,22 +28,44 @@ export const WORDPRESS_EXCLUSIONS: ConfigSource = {
   name: '<wordpress exclusions>',
 };
 
+// `site set --block-user-enumeration off`: the cms group without its user-enumeration rules
+// (/?author=N, the REST users endpoint and ?rest_route= without a login; proxy/rules/cms/wordpress.conf),
+// for a site that publishes its authors on purpose.
+const USER_ENUMERATION_ALLOWED: ConfigSource = { text: 'SecRuleRemoveById 200110-200112', name: '<user enumeration allowed>' };
+
 export interface CrsLocation {
   rulesDir: string;
   setupFile: string;
   /** 3 or 4: which variables paranoia is set in, and how WordPress exclusions are loaded. */
   line: CrsLine;
-  /** The plugin files of the CRS directory's plugins/ (as found when the location was looked up). */
+  /** The plugin files of the CRS directory's plugins/ and, under CRS 4, of the installed plugins (as found when the location was looked up). */
   plugins: CrsPluginFiles;
+  /** SHA-256 of the plugin files' contents: a plugin removed and added again with other rules is another rule set. */
+  pluginDigest: string;
 }
 
-/** Where CRS lives under --crs-dir (rules/ and a crs-setup.conf beside it or Debian's), or null. */
-export function findCrs(crsDir: string): CrsLocation | null {
+/**
+ * Where CRS lives under --crs-dir (rules/ and a crs-setup.conf beside it or Debian's), or null.
+ * `installedPluginDirs` (`wafctl crs plugin add`, daemon/crs/installed-plugins.ts) are loaded beside
+ * the directory's own plugins/ under CRS 4; CRS 3 has no plugin mechanism, so they are left out there.
+ */
+export function findCrs(crsDir: string, installedPluginDirs: readonly string[] = []): CrsLocation | null {
   const rulesDir = join(crsDir, 'rules');
   if (!existsSync(join(rulesDir, 'REQUEST-901-INITIALIZATION.conf'))) return null;
   const setupFile = [join(crsDir, 'crs-setup.conf'), join(crsDir, 'crs-setup.conf.example'), DEBIAN_CRS_SETUP].find((f) => existsSync(f));
   if (!setupFile) return null;
-  return { rulesDir, setupFile, line: crsLineOf(rulesDir), plugins: pluginFilesIn([join(crsDir, 'plugins')]) };
+  const line = crsLineOf(rulesDir);
+  const plugins = pluginFilesIn([join(crsDir, 'plugins'), ...(line === 4 ? installedPluginDirs : [])]);
+  return { rulesDir, setupFile, line, plugins, pluginDigest: digestOf(plugins) };
+}
+
+function digestOf(plugins: CrsPluginFiles): string {
+  const hash = createHash('sha256');
+  for (const file of [...plugins.config, ...plugins.before, ...plugins.after]) {
+    hash.update(file).update('\0');
+    try { hash.update(readFileSync(file)); } catch { hash.update('<unreadable>'); }
+  }
+  return hash.digest('hex');
 }
 
 /** The plugins a site runs: the CRS directory's, plus CRS's WordPress plugin under CRS 4 when the cms group is on (unless the directory has its own copy). */
@@ -70,7 +93,7 @@ export function compileRuleSet(settings: WafRuleSettings, crs: CrsLocation | nul
   const base: ConfigSource = { file: BASE_SETTINGS };
   const before = settings.before ? [userSource(settings.before)] : [];
   const after = [
-    ...(settings.groups.cms ? [{ file: CMS_RULES }] : []),
+    ...(settings.groups.cms ? [{ file: CMS_RULES }, ...(settings.blockUserEnumeration ? [] : [USER_ENUMERATION_ALLOWED])] : []),
     ...(settings.after ? [userSource(settings.after)] : []),
   ];
   if (crs === null || !settings.groups.crs) {

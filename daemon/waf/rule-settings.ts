@@ -20,19 +20,26 @@ export interface WafRuleSettings {
   readonly inboundThreshold: number;
   readonly outboundThreshold: number;
   readonly groups: { readonly cms: boolean; readonly crs: boolean };
+  /** With the cms group on: its user-enumeration rules (200110-200112) run. */
+  readonly blockUserEnumeration: boolean;
   readonly before: UserRuleSource | null;
   readonly after: UserRuleSource | null;
 }
 
 /** detectionParanoia absent or null: the same as paranoia (the site never set it apart). */
-export type WafRuleSettingsInput = Omit<WafRuleSettings, 'key' | 'detectionParanoia'> & { detectionParanoia?: 1 | 2 | 3 | 4 | null };
+export type WafRuleSettingsInput = Omit<WafRuleSettings, 'key' | 'detectionParanoia' | 'blockUserEnumeration'> & {
+  detectionParanoia?: 1 | 2 | 3 | 4 | null;
+  /** Absent: true (the cms group's default). */
+  blockUserEnumeration?: boolean;
+};
 
 export const DEFAULT_THRESHOLDS = { inbound: 5, outbound: 4 } as const;
 
 export function ruleSettings(input: WafRuleSettingsInput): WafRuleSettings {
   const detectionParanoia = input.detectionParanoia ?? input.paranoia;
+  const blockUserEnumeration = input.blockUserEnumeration ?? true;
   const digest = createHash('sha256').update(JSON.stringify([
-    input.paranoia, detectionParanoia, input.inboundThreshold, input.outboundThreshold, input.groups.cms, input.groups.crs,
+    input.paranoia, detectionParanoia, input.inboundThreshold, input.outboundThreshold, input.groups.cms, input.groups.crs, blockUserEnumeration,
     input.before?.name ?? null, input.before?.text ?? null, input.after?.name ?? null, input.after?.text ?? null,
   ])).digest('hex').slice(0, 32);
   return Object.freeze({
@@ -42,6 +49,7 @@ export function ruleSettings(input: WafRuleSettingsInput): WafRuleSettings {
     inboundThreshold: input.inboundThreshold,
     outboundThreshold: input.outboundThreshold,
     groups: Object.freeze({ cms: input.groups.cms, crs: input.groups.crs }),
+    blockUserEnumeration,
     before: input.before ? Object.freeze({ ...input.before }) : null,
     after: input.after ? Object.freeze({ ...input.after }) : null,
   });
@@ -100,6 +108,11 @@ export function announceRuleSettings(settings: readonly WafRuleSettings[]): void
     if (listener) listener(settings);
     else listeners.delete(ref);
   }
+}
+
+/** The settings the last snapshot named: what a switch to other CRS rules compiles before it swaps. */
+export function latestRuleSettings(): readonly WafRuleSettings[] {
+  return latest;
 }
 
 /** Held weakly: the caller keeps `listener` alive for as long as it wants announcements. */

@@ -97,6 +97,8 @@ export const DaemonStatusSchema = z.object({
     /** The installed release (`wafctl crs`); null when the rules come from --crs-dir. Absent from older daemons. */
     version: z.string().nullable().optional(),
     source: z.enum(['installed', 'crs-dir']).optional(),
+    /** The CRS plugins every site loads (the directory's own plugins/ and `wafctl crs plugin add`). Absent from older daemons. */
+    plugins: z.array(z.string()).optional(),
   }),
   workers: z.number().int(),
   demo: DemoInfoSchema.nullable(),
@@ -107,7 +109,16 @@ export const DaemonStatusSchema = z.object({
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 
-export const ReloadedSchema = z.object({ reloaded: z.literal(true) });
+/** The Core Rule Set the edge runs after a reload, and whether the reload switched it. */
+export const CrsReloadedSchema = z.object({ found: z.boolean(), dir: z.string(), version: z.string().nullable(), plugins: z.array(z.string()), switched: z.boolean() });
+export type CrsReloaded = z.infer<typeof CrsReloadedSchema>;
+export const ReloadedSchema = z.object({
+  reloaded: z.literal(true),
+  /** Absent from older daemons. */
+  crs: CrsReloadedSchema.optional(),
+});
+/** `POST /admin/crs/reload`: only the Core Rule Set and its plugins are read again. */
+export const CrsReloadSchema = z.object({ crs: CrsReloadedSchema });
 export const StoppingSchema = z.object({ stopping: z.literal(true) });
 
 export { AccountViewSchema, SiteSchema, TokenViewSchema };

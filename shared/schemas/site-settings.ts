@@ -34,6 +34,7 @@ export const UpdateSiteBodySchema = z.object({
   inbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   outbound_threshold: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   groups: z.object({ cms: z.boolean().optional(), crs: z.boolean().optional() }).strict().optional(),
+  block_user_enumeration: z.boolean().optional(),
   block_response: z.enum(BLOCK_RESPONSES).optional(),
   on_engine_error: z.enum(ENGINE_FAILURE_MODES).optional(),
   body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES).optional(),
@@ -94,7 +95,11 @@ export const RulesViewSchema = z.object({
   groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
   before: RuleFileView.nullable(),
   after: RuleFileView.nullable(),
-  crs: z.object({ found: z.boolean(), dir: z.string(), rules_dir: z.string().nullable(), setup_file: z.string().nullable() }),
+  crs: z.object({
+    found: z.boolean(), dir: z.string(), rules_dir: z.string().nullable(), setup_file: z.string().nullable(),
+    /** The installed release the rules are (null: --crs-dir) and the CRS plugins every site loads; absent from older daemons. */
+    version: z.string().nullable().optional(), plugins: z.array(z.string()).optional(),
+  }),
   /** Whether this site's rule set compiles; when not, the edge runs the default rules and `error` says why. */
   load: z.object({ ok: z.boolean(), error: z.string().nullable(), rules: z.number().int().nullable() }),
 });

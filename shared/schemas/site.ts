@@ -49,6 +49,8 @@ export const ProtectionSchema = z.object({
     inbound_threshold: z.number().int().min(1),
     outbound_threshold: z.number().int().min(1),
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
+    /** (absent: true) With the cms group on, refuse WordPress user enumeration (/?author=N, the REST users endpoint without a login). */
+    block_user_enumeration: z.boolean().optional(),
     /** (absent: 'closed') fail-closed blocks with a 500 page and a WAF event; fail-open forwards. */
     on_error: z.enum(ENGINE_FAILURE_MODES).optional(),
     /** (absent: none) User SecLang loaded before CRS (after the engine's base settings). */
@@ -125,6 +127,8 @@ export const SiteSchema = z.object({
     inbound_threshold: z.number().int(),
     outbound_threshold: z.number().int(),
     groups: z.object({ cms: z.boolean(), crs: z.boolean() }),
+    /** Absent from daemons older than this field. */
+    block_user_enumeration: z.boolean().optional(),
     block_response: z.enum(BLOCK_RESPONSES),
     on_engine_error: z.enum(ENGINE_FAILURE_MODES),
     body_over_limit: z.enum(BODY_OVER_LIMIT_POLICIES),
@@ -157,6 +161,7 @@ export function siteView(site: StoredSite): Site {
       inbound_threshold: site.protection.waf.inbound_threshold,
       outbound_threshold: site.protection.waf.outbound_threshold,
       groups: { ...site.protection.waf.groups },
+      block_user_enumeration: site.protection.waf.block_user_enumeration ?? true,
       block_response: site.protection.block_response,
       on_engine_error: site.protection.waf.on_error ?? 'closed',
       body_over_limit: site.protection.body_over_limit ?? 'reject',

@@ -71,6 +71,10 @@ export class FakeAdmin implements AdminApi {
     this.check();
     return { reloaded: true as const };
   }
+  async reloadCrs() {
+    this.check();
+    return { crs: { found: true, dir: '/usr/share/modsecurity-crs', version: null, plugins: [], switched: false } };
+  }
   async listSites(options: { all?: boolean } = {}) {
     this.check();
     return this.sites.filter((s) => options.all || s.status !== 'deleted');

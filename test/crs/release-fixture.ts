@@ -38,6 +38,8 @@ export interface ArchiveOptions {
   tamper?: (stage: string, top: string) => string[];
   /** Replaces a rule file's text (an archive whose rules do not load). */
   brokenRule?: string;
+  /** A rule file only this archive has (tells two versions apart through the edge). */
+  extraRule?: string;
 }
 
 /** A .tar.gz of the shared CRS 4 rules as `coreruleset-<version>/...`. */
@@ -48,6 +50,7 @@ export async function buildArchive(options: ArchiveOptions = {}): Promise<Buffer
   mkdirSync(join(stage, top));
   cpSync(join(SHARED_CRS, 'rules'), join(stage, top, 'rules'), { recursive: true });
   cpSync(join(SHARED_CRS, 'crs-setup.conf.example'), join(stage, top, 'crs-setup.conf.example'));
+  if (options.extraRule) writeFileSync(join(stage, top, 'rules', 'REQUEST-998-ONLY-HERE.conf'), options.extraRule);
   if (options.brokenRule) writeFileSync(join(stage, top, 'rules', 'REQUEST-999-BROKEN.conf'), options.brokenRule);
   const extra = options.tamper?.(stage, top) ?? [];
   const file = join(stage, 'out.tar.gz');

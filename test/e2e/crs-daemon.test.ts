@@ -34,7 +34,7 @@ describe('the daemon and the installed CRS', () => {
     expect(start.stdout).toContain(`CRS 4.28.0 (${join(d.box.dataDir, 'crs', '4.28.0')})`);
 
     const status = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout);
-    expect(status.crs).toEqual({ found: true, dir: join(d.box.dataDir, 'crs', '4.28.0'), version: '4.28.0', source: 'installed' });
+    expect(status.crs).toEqual({ found: true, dir: join(d.box.dataDir, 'crs', '4.28.0'), version: '4.28.0', source: 'installed', plugins: [] });
     const check = await d.wafctl('daemon', 'check');
     expect(check.code, check.stderr).toBe(0);
     expect(check.stderr).toContain('ok: CRS 4.28.0');

@@ -31,7 +31,7 @@ export function registerCrsInstall(crs: Command, deps: CommandDeps): void {
         }
         ctx.out.info(
           report.selected
-            ? 'it is the selected rule set: a running daemon runs it once restarted (`wafctl daemon stop`, then `wafctl daemon start`)'
+            ? 'it is the selected rule set: a running daemon switches to it on `wafctl daemon reload`'
             : `select it with \`wafctl crs use ${report.version}\``,
         );
         ctx.out.data(report, () => '');

@@ -12,7 +12,7 @@ export function registerCrsUse(crs: Command, deps: CommandDeps): void {
     .action(
       withContext(deps, async (ctx, version: string) => {
         await ctx.crs().use(version);
-        ctx.out.info(`CRS ${version} selected: a running daemon runs it once restarted (\`wafctl daemon stop\`, then \`wafctl daemon start\`)`);
+        ctx.out.info(`CRS ${version} selected: a running daemon switches to it on \`wafctl daemon reload\``);
         ctx.out.data({ version, selected: true }, () => '');
       }),
     );

@@ -14,7 +14,7 @@ export function rulesFields(view: RulesView): Array<[string, string]> {
     ['groups', `crs ${view.groups.crs && !view.crs.found ? 'on, but NO RULE SET is installed' : onOff(view.groups.crs)}, cms ${onOff(view.groups.cms)}`],
     ['before crs', file(view.before)],
     ['after crs', file(view.after)],
-    ['crs', view.crs.found ? `found: ${view.crs.rules_dir} (setup ${view.crs.setup_file})` : `not found in ${view.crs.dir}: the cms group runs alone`],
+    ['crs', view.crs.found ? `${view.crs.version ? `CRS ${view.crs.version}: ` : ''}found: ${view.crs.rules_dir} (setup ${view.crs.setup_file})${view.crs.plugins?.length ? `; plugins ${view.crs.plugins.join(', ')}` : ''}` : `not found in ${view.crs.dir}: the cms group runs alone`],
     ['loads', view.load.ok ? `yes, ${view.load.rules} rules` : `NO: ${view.load.error} (the site runs without its user files)`],
   ];
 }

@@ -2,7 +2,7 @@
 //   [--mode on|detect|off] [--paranoia 1-4] [--detection-paranoia 1-4|same] [--inbound-threshold N] [--outbound-threshold N]
 //   [--group crs|cms=on|off]... [--block-response 403|404|drop] [--default|--no-default]
 //   [--tls-cert F --tls-key F | --generated-tls | --tls acme [--acme-email E] [--acme-directory URL]] [--on-engine-error closed|open] [--body-over-limit reject|pass]
-//   [--response-inspection on|off]
+//   [--response-inspection on|off] [--block-user-enumeration on|off]
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PLAN_TIERS } from '../../../shared/plans.js';
 import type { SiteChanges } from '../../admin-api.js';
@@ -38,6 +38,7 @@ export interface SetOptions {
   onEngineError?: 'closed' | 'open';
   bodyOverLimit?: 'reject' | 'pass';
   responseInspection?: 'on' | 'off';
+  blockUserEnumeration?: 'on' | 'off';
 }
 
 function parseParanoia(value: string): number {
@@ -85,6 +86,7 @@ export function siteChanges(options: SetOptions): SiteChanges {
   if (options.onEngineError !== undefined) changes.on_engine_error = options.onEngineError;
   if (options.bodyOverLimit !== undefined) changes.body_over_limit = options.bodyOverLimit;
   if (options.responseInspection !== undefined) changes.response_inspection = options.responseInspection;
+  if (options.blockUserEnumeration !== undefined) changes.block_user_enumeration = options.blockUserEnumeration === 'on';
   if (Object.keys(changes).length === 0 && options.tlsCert === undefined) {
     throw usageError('nothing to change', 'give at least one option: see `wafctl site set --help`');
   }
@@ -138,6 +140,7 @@ export function registerSiteSet(site: Command, deps: CommandDeps): void {
     .addOption(new Option('--on-engine-error <mode>', 'when the engine fails on a request: closed blocks it (500), open lets it through').choices(['closed', 'open']))
     .addOption(new Option('--body-over-limit <policy>', 'a body over the inspection limit: reject (413) or pass uninspected (logged)').choices(['reject', 'pass']))
     .addOption(new Option('--response-inspection <state>', 'response headers and bodies through the WAF (leaks, web shells): on (default) or off (stream untouched)').choices(['on', 'off']))
+    .addOption(new Option('--block-user-enumeration <state>', 'with the cms group on: refuse WordPress user enumeration (/?author=N, /wp-json/wp/v2/users without a login): on (default) or off').choices(['on', 'off']))
     .addHelpText('after', '\nExamples:\n  wafctl site set example.com --plan enterprise\n  wafctl site set example.com --alias www.example.com --alias shop.example.com\n  wafctl site set example.com --mode detect --paranoia 2 --inbound-threshold 10\n  wafctl site set example.com --paranoia 1 --detection-paranoia 3\n  wafctl site set example.com --group cms=off --block-response drop\n  wafctl site set example.com --tls-cert site.crt --tls-key site.key\n  wafctl site set example.com --tls acme --acme-email ops@example.com\n')
     .action(
       withContext(deps, async (ctx, domain: string, options: SetOptions) => {

@@ -48,6 +48,7 @@ function settingsFields(site: SiteView): Array<[string, string]> {
     ['engine error', s.on_engine_error === 'closed' ? 'closed (block)' : 'open (let through)'],
     ['body over limit', s.body_over_limit],
     ...(s.response_inspection ? [['response inspection', s.response_inspection] as [string, string]] : []),
+    ...(s.block_user_enumeration !== undefined ? [['user enumeration', s.groups.cms ? (s.block_user_enumeration ? 'blocked' : 'allowed') : `${s.block_user_enumeration ? 'blocked' : 'allowed'} when cms is on`] as [string, string]] : []),
     ['default site', s.is_default ? 'yes' : 'no'],
     ['certificate', certificateLine(s)],
   ];

@@ -25,6 +25,7 @@ export function siteRuleSettings(site: StoredSite): WafRuleSettings {
     inboundThreshold: waf.inbound_threshold,
     outboundThreshold: waf.outbound_threshold,
     groups: { cms: waf.groups.cms, crs: waf.groups.crs },
+    blockUserEnumeration: waf.block_user_enumeration ?? true,
     before: waf.rules_before ? { name: waf.rules_before.path, text: waf.rules_before.text } : null,
     after: waf.rules_after ? { name: waf.rules_after.path, text: waf.rules_after.text } : null,
   });
@@ -35,7 +36,7 @@ function fileView(file: UserRuleFile | null | undefined): RulesView['before'] {
   return { path: file.path, sha256: file.sha256, set_at: file.set_at, lines: lineCount(file.text) };
 }
 
-export function rulesView(site: StoredSite, crs: { dir: string; location: CrsLocation | null }, outcome: RuleSetOutcome): RulesView {
+export function rulesView(site: StoredSite, crs: { dir: string; location: CrsLocation | null; version?: string | null; plugins?: string[] }, outcome: RuleSetOutcome): RulesView {
   const { waf } = site.protection;
   return {
     site: site.domain,
@@ -46,7 +47,7 @@ export function rulesView(site: StoredSite, crs: { dir: string; location: CrsLoc
     groups: { ...waf.groups },
     before: fileView(waf.rules_before),
     after: fileView(waf.rules_after),
-    crs: { found: crs.location !== null, dir: crs.dir, rules_dir: crs.location?.rulesDir ?? null, setup_file: crs.location?.setupFile ?? null },
+    crs: { found: crs.location !== null, dir: crs.dir, rules_dir: crs.location?.rulesDir ?? null, setup_file: crs.location?.setupFile ?? null, version: crs.version ?? null, plugins: crs.plugins ?? [] },
     load: outcome.ok ? { ok: true, error: null, rules: outcome.rules } : { ok: false, error: outcome.error, rules: null },
   };
 }

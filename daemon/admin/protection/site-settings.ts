@@ -28,6 +28,7 @@ export function updateSiteSettings(config: Config, domain: string, body: Body, n
   if (body.inbound_threshold !== undefined) waf.inbound_threshold = body.inbound_threshold;
   if (body.outbound_threshold !== undefined) waf.outbound_threshold = body.outbound_threshold;
   if (body.groups?.cms !== undefined) waf.groups.cms = body.groups.cms;
+  if (body.block_user_enumeration !== undefined) waf.block_user_enumeration = body.block_user_enumeration;
   if (body.groups?.crs !== undefined) waf.groups.crs = body.groups.crs;
   if (body.on_engine_error !== undefined) waf.on_error = body.on_engine_error;
   if (body.block_response !== undefined) site.protection.block_response = body.block_response;

@@ -24,7 +24,8 @@ export function rulesRoutes(app: FastifyInstance, deps: AdminDependencies): void
 
   const view = async (site: StoredSite) => {
     const { dir, groups: g } = await ruleGroups();
-    return rulesView(site, { dir, location: g.crs }, g.load(siteRuleSettings(site)));
+    const { version, plugins } = deps.status().crs;
+    return rulesView(site, { dir, location: g.crs, version: version ?? null, plugins: plugins ?? [] }, g.load(siteRuleSettings(site)));
   };
 
   app.get<DomainParams>('/admin/sites/:domain/rules', async (request) => {

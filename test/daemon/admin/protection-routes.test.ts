@@ -164,7 +164,7 @@ describe('site settings (site set)', () => {
       block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off',
     });
     expect(site.settings).toEqual({
-      mode: 'detect', paranoia: 3, detection_paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false, crs: true },
+      mode: 'detect', paranoia: 3, detection_paranoia: 3, inbound_threshold: 12, outbound_threshold: 9, groups: { cms: false, crs: true }, block_user_enumeration: true,
       block_response: 'drop', on_engine_error: 'open', body_over_limit: 'pass', response_inspection: 'off', is_default: false, tls: 'generated',
     });
     const stored = store.snapshot().sites.find((s) => s.domain === 'shop.example.test')!;
