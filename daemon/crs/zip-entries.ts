@@ -60,8 +60,14 @@ function unpack(zip: Buffer, local: number, packed: number, size: number, method
   const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
   const data = zip.subarray(start, start + packed);
   if (data.length !== packed) throw new ZipError(`entry "${path}" is cut short`);
-  const bytes = method === 0 ? Buffer.from(data) : method === 8 ? inflateRawSync(data, { maxOutputLength: Math.max(size, 1) }) : null;
-  if (bytes === null) throw new ZipError(`entry "${path}" uses compression method ${method}`);
+  if (method !== 0 && method !== 8) throw new ZipError(`entry "${path}" uses compression method ${method}`);
+  let bytes: Buffer;
+  try {
+    bytes = method === 0 ? Buffer.from(data) : inflateRawSync(data, { maxOutputLength: Math.max(size, 1) });
+  } catch {
+    // Corrupt deflate data, or more output than the entry states (node:zlib's RangeError).
+    throw new ZipError(`entry "${path}" does not unpack to its stated size`);
+  }
   if (bytes.length !== size) throw new ZipError(`entry "${path}" does not unpack to its stated size`);
   return bytes;
 }
