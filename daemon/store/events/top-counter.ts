@@ -1,6 +1,8 @@
-// Counts per key for a top list, bounded in memory: a scanner flood of distinct addresses or URIs
-// must not grow one answer without limit. Below `maxKeys` distinct keys the counts are exact; past
-// it the smaller half is dropped (the heavy hitters stay) and the answer says it is not exact.
+// Counts per key for a top list, bounded in memory: a scanner flood of distinct addresses or long
+// URIs must not grow one answer without limit. Below `maxKeys` distinct keys the counts are exact;
+// past it the smaller half is dropped (the heavy hitters stay) and the answer says it is not
+// exact. Keys longer than TOP_KEY_MAX_CHARS are cut (with `…`), so the worst case is about
+// maxKeys x 1 KiB.
 import type { TopItem } from '../../../shared/schemas/top-lists.js';
 
 interface Tally {
@@ -9,7 +11,8 @@ interface Tally {
   group?: string;
 }
 
-export const TOP_COUNTER_MAX_KEYS = 100_000;
+export const TOP_COUNTER_MAX_KEYS = 50_000;
+export const TOP_KEY_MAX_CHARS = 512;
 
 export class TopCounter {
   private readonly tallies = new Map<string, Tally>();
@@ -18,8 +21,9 @@ export class TopCounter {
 
   constructor(private readonly maxKeys = TOP_COUNTER_MAX_KEYS) {}
 
-  add(key: string, blocked: boolean, group?: string): void {
+  add(whole: string, blocked: boolean, group?: string): void {
     this.total++;
+    const key = whole.length > TOP_KEY_MAX_CHARS ? `${whole.slice(0, TOP_KEY_MAX_CHARS - 1)}…` : whole;
     let t = this.tallies.get(key);
     if (t === undefined) {
       if (this.tallies.size >= this.maxKeys) this.prune();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TopCounter } from '../../../../daemon/store/events/top-counter.js';
+import { TOP_KEY_MAX_CHARS, TopCounter } from '../../../../daemon/store/events/top-counter.js';
 
 describe('TopCounter', () => {
   it('is exact below its key budget and orders by count, then key', () => {
@@ -20,5 +20,15 @@ describe('TopCounter', () => {
     expect(first.count).toBe(500);
     expect(c.exact).toBe(false);
     expect(c.total).toBe(5_500);
+  });
+
+  it('cuts very long keys, so one answer stays bounded however long the URIs of a flood are', () => {
+    const c = new TopCounter(10);
+    c.add(`/${'a'.repeat(10_000)}`, false);
+    c.add(`/${'a'.repeat(20_000)}`, false);
+    const [only] = c.top(10);
+    expect(only.key).toHaveLength(TOP_KEY_MAX_CHARS);
+    expect(only.key.endsWith('…')).toBe(true);
+    expect(only.count).toBe(2);
   });
 });
