@@ -81,6 +81,10 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     },
     wafRequest: (siteId, key) => eventStore.wafRequest(siteId, key),
     analytics: (siteId, period, at) => eventStore.analytics({ site_id: siteId, period, now: at.getTime() }),
+    topList: async (siteId, period, kind, limit, at) => {
+      const countryOf = kind === 'countries' ? await countryLookup() : undefined;
+      return eventStore.topList({ site_id: siteId, period, kind, limit, now: at.getTime(), countryOf });
+    },
     checkVulnerabilities: async (body, at) => {
       const parsed = vulndb.parseCheckRequest(body);
       if (!parsed.ok) throw new WafctlError('validation_error', parsed.message);
@@ -210,5 +214,18 @@ function eventLogger(logger: Logger): EventLogger {
     info: (msg, fields) => logger.info(fields ?? {}, msg),
     warn: (msg, fields) => logger.warn(fields ?? {}, msg),
     error: (msg, fields) => logger.error(fields ?? {}, msg),
+  };
+}
+
+/**
+ * The country of an address stored as text ('' when unknown or not an address), for ingested
+ * entries, which carry none. Loaded on first use: geoip-country reads its database when imported,
+ * and a primary whose edge runs in workers has not loaded it.
+ */
+async function countryLookup(): Promise<(ip: string) => string> {
+  const [{ countryOf }, { parseIp }] = await Promise.all([import('./proxy/checks/geo.js'), import('./proxy/ip-set.js')]);
+  return (ip) => {
+    const key = parseIp(ip);
+    return key === null ? '' : countryOf(key);
   };
 }

@@ -10,7 +10,11 @@ import type {
   WafLogEntry,
   Pagination,
 } from '../../shared/schemas/events.js';
+import type { TopList } from '../../shared/schemas/top-lists.js';
 import type { RequestEvents, RequestKey } from './events/request-lookup.js';
+import type { TopListQuery } from './events/top-lists.js';
+
+export type { TopListQuery };
 
 export interface WafLogQuery {
   site_id: number;
@@ -83,6 +87,8 @@ export interface EventStore {
   wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents>;
   /** /analytics from hourly rollups. */
   analytics(query: AnalyticsQuery): Promise<Analytics>;
+  /** Top IPs, URIs, rules, countries or statuses of a period, read from the period's segments. */
+  topList(query: TopListQuery): Promise<TopList>;
   /** Drops whole day segments older than `retention_days` before `now`. */
   applyRetention(now?: number): Promise<RetentionReport>;
   stats(): EventStoreStats;

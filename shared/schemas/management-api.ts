@@ -12,6 +12,7 @@ import {
   type WafLogEntry,
 } from './events.js';
 import { IpOrCidrSchema } from './ip.js';
+import { TOP_KINDS, TOP_LIMIT_MAX, TopListSchema } from './top-lists.js';
 
 // The management API's shapes (spec sections 2.1-2.6 and 4): the daemon validates requests and the
 // client parses responses with these same schemas.
@@ -47,7 +48,29 @@ export const ANALYTICS_PERIODS = AnalyticsPeriodSchema.options;
 export { AnalyticsSchema, PaginationSchema, PERIOD_HOURS, WafLogEntrySchema };
 export type { Analytics, AnalyticsPeriod, WafLogEntry };
 
-export const AnalyticsQuerySchema = z.object({ period: z.enum(ANALYTICS_PERIODS).default('24h') });
+/**
+ * `top` and `limit` are not in the spec (silent on extra parameters): with `top`, `data` also has
+ * `top`, a top list of the period (shared/schemas/top-lists.ts); without it the answer is spec 2.3.
+ * Without `top`, `limit` is ignored like any other parameter the spec does not name, so a
+ * client that sent one before top lists existed gets the answer it always got.
+ */
+export const AnalyticsQuerySchema = z.preprocess(
+  (query) => {
+    if (typeof query !== 'object' || query === null || 'top' in query) return query;
+    const { limit: _ignored, ...rest } = query as Record<string, unknown>;
+    return rest;
+  },
+  z.object({
+    period: z.enum(ANALYTICS_PERIODS, { message: `must be one of ${ANALYTICS_PERIODS.join(', ')}` }).default('24h'),
+    top: z.enum(TOP_KINDS, { message: `must be one of ${TOP_KINDS.join(', ')}` }).optional(),
+    limit: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, `must be between 1 and ${TOP_LIMIT_MAX}`).max(TOP_LIMIT_MAX, `must be between 1 and ${TOP_LIMIT_MAX}`).optional(),
+  }),
+);
+export type AnalyticsParams = z.infer<typeof AnalyticsQuerySchema>;
+
+/** GET /analytics `data` when asked with `top`: spec 2.3 plus the top list. */
+export const AnalyticsWithTopSchema = AnalyticsSchema.extend({ top: TopListSchema });
+export type AnalyticsWithTop = z.infer<typeof AnalyticsWithTopSchema>;
 
 const positiveIntFromQuery = z.coerce.number().int();
 

@@ -192,7 +192,7 @@ describe.runIf(runTui)('wafctl logs --tui in tmux against a real daemon', () => 
 });
 
 describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', () => {
-  it('shows totals and charts, switches period with 2, redraws on resize and quits cleanly', async () => {
+  it('shows totals and charts, switches period with 2, redraws on resize, shows the top IPs on t and quits cleanly', async () => {
     expect(hasTmux, 'tmux is required (apt-get install -y tmux)').toBe(true);
     const now = Math.floor(Date.now() / 1000);
     const file = join(d.box.home, 'access.ndjson');
@@ -222,6 +222,11 @@ describe.runIf(runTui)('wafctl analytics --tui in tmux against a real daemon', (
     text = await waitFor((s) => s.includes('Analytics · 7d') && s.includes('168 hours'), 'the 7d period');
     tmux('resize-window', '-t', 'analytics', '-x', '70', '-y', '24');
     text = await waitFor((s) => s.split('\n').every((l) => [...l].length <= 70) && s.includes('168 hours'), 'a redraw at 70 columns');
+    // t: the top IPs panel, from the daemon's GET /analytics?top=ips (5 addresses, 4 requests each).
+    tmux('send-keys', '-t', 'analytics', 't');
+    text = await waitFor((s) => s.includes('top 5 of 5 client IPs'), 'the top IPs panel');
+    expect(text).toMatch(/10\.9\.0\.0\s+4\s+20%\s+█+\s+1/);
+    expect(text).not.toContain('168 hours');
     tmux('send-keys', '-t', 'analytics', 'q');
     expect(await exitStatusOf('analytics', statusFile, 'wafctl analytics on q')).toBe('0');
     expect(screen()).not.toContain('Analytics ·');

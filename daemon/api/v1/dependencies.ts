@@ -1,4 +1,5 @@
 import type { Analytics, AnalyticsPeriod, WafLogs, WafLogsQuery } from '../../../shared/schemas/management-api.js';
+import type { TopKind, TopList } from '../../../shared/schemas/top-lists.js';
 import type { RequestEvents, RequestKey } from '../../store/events/request-lookup.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import type { WindowCounter } from '../../rate-limit/fixed-window.js';
@@ -15,6 +16,8 @@ export interface ManagementDependencies {
   /** The stored WAF events of one request (GET /waf-logs/{id}). */
   wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents>;
   analytics(siteId: number, period: AnalyticsPeriod, now: Date): Promise<Analytics>;
+  /** GET /analytics?top=KIND: the `limit` most frequent keys of the period. */
+  topList(siteId: number, period: AnalyticsPeriod, kind: TopKind, limit: number, now: Date): Promise<TopList>;
   /** Answers POST /wp/vulnerabilities/check with the spec 2.7 top-level shape (without `success`). */
   checkVulnerabilities(body: unknown, now: Date): Promise<Record<string, unknown>>;
   counter: WindowCounter;

@@ -29,6 +29,8 @@ import type { WafIndex } from './waf-index.js';
 import { searchWafLogs } from './waf-search.js';
 import { findRequestEvents, REQUEST_ID_RE, type RequestEvents, type RequestKey } from './request-lookup.js';
 import { requestSearchPage } from './request-search.js';
+import { topList, type TopListQuery } from './top-lists.js';
+import { TOP_KINDS, TOP_LIMIT_MAX, type TopList } from '../../../shared/schemas/top-lists.js';
 import { SnapshotDamageError } from './snapshot-damage.js';
 import type { SpillOptions } from './chunk-spill.js';
 
@@ -365,6 +367,19 @@ export class JsonlEventStore implements EventStore {
     const now = query.now ?? this.opts.clock();
     if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
     return this.readIndex('access', () => this.rollups.analytics(query.site_id, period.data, now));
+  }
+
+  async topList(query: TopListQuery): Promise<TopList> {
+    const period = AnalyticsPeriodSchema.safeParse(query.period);
+    if (!period.success) throw new EventInputError('period must be one of 24h, 7d, 30d, 90d', -1);
+    if (!TOP_KINDS.includes(query.kind)) throw new EventInputError(`kind must be one of ${TOP_KINDS.join(', ')}`, -1);
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > TOP_LIMIT_MAX) throw new EventInputError(`limit must be 1 to ${TOP_LIMIT_MAX}`, -1);
+    if (!Number.isSafeInteger(query.site_id) || query.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
+    const now = query.now ?? this.opts.clock();
+    if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
+    if (this.closed) throw new EventStoreError('event store is closed');
+    this.commit.applyCommitted();
+    return topList(this.opts.dir, this.files.committed, query, now);
   }
 
   applyRetention(now = this.opts.clock()): Promise<RetentionReport> {

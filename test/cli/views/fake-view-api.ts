@@ -1,9 +1,10 @@
 // A management API in memory for the view tests: /waf-logs with the API's search semantics
 // (exact IP, CIDR, rule id, group, URI substring) and paging, /waf-logs/{id} from `details`,
-// /analytics per period, the two IP-rule POSTs and the DELETE. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
+// /analytics per period (and its top lists), the two IP-rule POSTs and the DELETE. Only a stand-in inside unit tests; test/e2e/tui.test.ts runs the real daemon.
 import { act } from 'react';
 import { ApiError } from '../../../shared/api-client/index.js';
 import type { Analytics, WafLogEntry } from '../../../shared/schemas/management-api.js';
+import type { TopList } from '../../../shared/schemas/top-lists.js';
 import type { WafRequestDetail } from '../../../shared/schemas/waf-request.js';
 import type { ViewApi } from '../../../cli/views/view-api.js';
 
@@ -25,6 +26,8 @@ export class FakeViewApi implements ViewApi {
   /** Stored oldest first, like the store; served newest first. */
   entries: WafLogEntry[] = [];
   analytics = new Map<string, Analytics>();
+  /** Top lists by `period:kind`, served as the daemon does: `data.top`, cut to `limit`. */
+  tops = new Map<string, TopList>();
   /** GET /waf-logs/{id} answers by event id; a missing id is 404 not_found, like the daemon. */
   details = new Map<number, WafRequestDetail>();
   /** While set, GET /waf-logs/{id} waits for it: the test sees the loading state, then releases it. */
@@ -40,7 +43,11 @@ export class FakeViewApi implements ViewApi {
     if (path === '/analytics') {
       const data = this.analytics.get(String(query.period ?? '24h'));
       if (!data) throw new ApiError('not_found', 'no analytics', { status: 404 });
-      return data as T;
+      if (query.top === undefined) return data as T;
+      const top = this.tops.get(`${String(query.period ?? '24h')}:${String(query.top)}`);
+      if (!top) throw new ApiError('not_found', `no top ${String(query.top)}`, { status: 404 });
+      const limit = Number(query.limit ?? 10);
+      return { ...data, top: { ...top, limit, items: top.items.slice(0, limit) } } as T;
     }
     const detailId = /^\/waf-logs\/(\d+)$/.exec(path);
     if (detailId) {

@@ -58,6 +58,9 @@ beforeAll(async () => {
     analytics: async () => {
       throw new Error('not used');
     },
+    topList: async () => {
+      throw new Error('not used');
+    },
     checkVulnerabilities: (body, now) => db.checkBody(body, now),
     counter: new MemoryCounterStore(),
     now: () => Date.now(),

@@ -21,6 +21,14 @@ describe('query schemas', () => {
   it('refuses an unknown period', () => {
     expect(AnalyticsQuerySchema.safeParse({ period: '1y' }).success).toBe(false);
   });
+
+  it('takes a top list kind and a limit of 1-100 with it; without top, limit is ignored as before', () => {
+    expect(AnalyticsQuerySchema.parse({ top: 'ips', limit: '25' })).toEqual({ period: '24h', top: 'ips', limit: 25 });
+    expect(AnalyticsQuerySchema.parse({ period: '7d', limit: 'abc' })).toEqual({ period: '7d' });
+    for (const query of [{ top: 'banana' }, { top: 'ips', limit: '0' }, { top: 'ips', limit: '101' }, { top: 'ips', limit: 'abc' }, { top: 'ips', limit: '2.5' }]) {
+      expect(AnalyticsQuerySchema.safeParse(query).success, JSON.stringify(query)).toBe(false);
+    }
+  });
 });
 
 describe('ip rule bodies', () => {

@@ -3,16 +3,22 @@ import { PLAN_FEATURES } from '../../../../shared/plans.js';
 import type { SiteInfo } from '../../../../shared/schemas/management-api.js';
 import type { StoredSite } from '../../../../shared/schemas/site.js';
 import { AnalyticsQuerySchema, WafLogsQuerySchema } from '../../../../shared/schemas/management-api.js';
+import { TOP_LIMIT_DEFAULT } from '../../../../shared/schemas/top-lists.js';
 import type { ManagementDependencies } from '../dependencies.js';
 import { validate } from '../validate.js';
 
-// GET /connect, /analytics, /waf-logs: what a client reads about its site.
+// GET /connect, /analytics (with `top`: also a top list, see daemon/api/v1/ROUTES.md), /waf-logs:
+// what a client reads about its site.
 export function siteInfoRoutes(app: FastifyInstance, deps: ManagementDependencies): void {
   app.get('/connect', { config: { rateClass: 'read' } }, async (request) => ({ success: true, data: siteInfo(request.site!) }));
 
   app.get('/analytics', { config: { rateClass: 'read', feature: 'analytics' } }, async (request) => {
-    const { period } = validate(AnalyticsQuerySchema, request.query, 'query');
-    return { success: true, data: await deps.analytics(request.site!.id, period, new Date(deps.now())) };
+    const { period, top, limit } = validate(AnalyticsQuerySchema, request.query, 'query');
+    const at = new Date(deps.now());
+    const analytics = await deps.analytics(request.site!.id, period, at);
+    if (top === undefined) return { success: true, data: analytics };
+    // Same `at` for both: the totals and the top list cover the same hours.
+    return { success: true, data: { ...analytics, top: await deps.topList(request.site!.id, period, top, limit ?? TOP_LIMIT_DEFAULT, at) } };
   });
 
   app.get('/waf-logs', { config: { rateClass: 'read', feature: 'waf_protection' } }, async (request) => {

@@ -45,6 +45,8 @@ describe('wafctl completion', () => {
     expect(bashComplete(source, ['wafctl', '--json', 'ip-rules', ''])).toEqual(expect.arrayContaining(['list', 'add', 'remove', '--json']));
     expect(bashComplete(source, ['wafctl', 'logs', '--f'])).toEqual(['--follow']);
     expect(bashComplete(source, ['wafctl', 'analytics', '--period', ''])).toEqual(['24h', '7d', '30d', '90d']);
+    expect(bashComplete(source, ['wafctl', 'analytics', '--top', ''])).toEqual(['ips', 'uris', 'rules', 'countries', 'statuses']);
+    expect(bashComplete(source, ['wafctl', 'analytics', '--l'])).toEqual(['--limit']);
     expect(bashComplete(source, ['wafctl', 'completion', ''])).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
     // `site` typed as a --site value is not a command path: `logs` still completes its options.
     expect(bashComplete(source, ['wafctl', 'logs', '--sea'])).toEqual(['--search']);

@@ -64,6 +64,14 @@ describe('wafctl logs and analytics: view or plain output', () => {
     expect(j.shown).toEqual([]);
   });
 
+  it('analytics --top prints the list on a terminal; with --tui the view opens on that panel', async () => {
+    const t = setup({ interactive: true });
+    await t.run('analytics', '--top', 'ips').catch(() => undefined); // the fake has no 24h data
+    expect(t.shown).toEqual([]);
+    await t.run('analytics', '--tui', '--top', 'countries');
+    expect(t.shown).toEqual([{ view: 'analytics', props: expect.objectContaining({ period: '24h', top: 'countries' }) }]);
+  });
+
   it('--follow with --page is a usage error and calls nothing', async () => {
     const t = setup({ interactive: false });
     await expect(t.run('logs', '--follow', '--page', '2')).rejects.toMatchObject({ code: 'usage_error' });

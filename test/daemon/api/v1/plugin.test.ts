@@ -39,6 +39,7 @@ const deps: ManagementDependencies = {
   wafLogs: async (_id, query) => ({ logs: [], pagination: { page: query.page, per_page: query.per_page, total: 0, total_pages: 0 } }),
   wafRequest: async () => ({ events: [] }),
   analytics: async (_id, period) => ({ period, total_requests: 0, unique_visitors: 0, requests_blocked: 0, hourly_data: [] }),
+  topList: async (_id, _period, kind, limit) => ({ kind, limit, total: 0, distinct: 0, exact: true, items: [] }),
   checkVulnerabilities: async () => ({ checked_at: new Date(clock).toISOString() }),
   get counter() {
     return counter;
