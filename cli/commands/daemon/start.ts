@@ -8,6 +8,7 @@ import { daemonTableOptions, tableArgv, type TableOptionValues } from './table-o
 import { warnWithoutCrs } from './crs-line.js';
 import { statusFields } from './status-fields.js';
 import { loginToDemo } from './demo-login.js';
+import { installRuleSetForDemo } from './demo-rule-set.js';
 
 export interface StartOptions {
   foreground?: boolean;
@@ -100,7 +101,8 @@ async function start(ctx: CommandContext, options: StartOptions): Promise<void> 
   const status = result.status;
   ctx.out.info(`wafctl daemon started (pid ${status.pid}), data in ${status.data_dir}`);
   ctx.out.fields(statusFields(status, { withLoad: false }), status);
-  warnWithoutCrs(ctx, status.crs);
+  const ruleSet = status.crs.found || (options.demo === true && await installRuleSetForDemo(ctx));
+  if (!ruleSet) warnWithoutCrs(ctx, status.crs);
   if (options.demo && status.demo) await loginToDemoOrWarn(ctx, status, status.demo.domain);
   if (options.demo && status.demo && !ctx.out.json) {
     ctx.out.info(`\nDemo site ${status.demo.domain} -> ${status.demo.origin}. Try:`);
