@@ -27,11 +27,13 @@ export function refuseEngineSwitch(source: UserRuleSource): void {
   }
 }
 
-/** `file:line: reason` for the first directive of the site's own files that changed nothing, or null. */
-export function modifierWithoutEffect(waf: Waf, settings: WafRuleSettings): string | null {
+/** `file:line: reason` for the first directive of the site's own files that changed nothing, or
+ *  null. `crsRuns`: whether the site's rule set has the Core Rule Set in it (else its ids are unknown). */
+export function modifierWithoutEffect(waf: Waf, settings: WafRuleSettings, crsRuns: boolean): string | null {
+  const noCrs = crsRuns ? '' : '; the Core Rule Set does not run for this site (not installed, or its group is off), so none of its rules can be excluded';
   const files = [
     { source: settings.before, hint: 'the --before file is read before the Core Rule Set and the cms rules are defined: exclusions of their rules go in the --after file' },
-    { source: settings.after, hint: 'check the id, tag or message (wafctl logs show ID names the rules that matched a request)' },
+    { source: settings.after, hint: `check the id, tag or message (wafctl logs show ID names the rules that matched a request)${noCrs}` },
   ];
   for (const { location, directive } of waf.modifiersWithoutEffect) {
     const file = files.find((f) => f.source !== null && f.source.name === location.file);

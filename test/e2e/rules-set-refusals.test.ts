@@ -32,7 +32,7 @@ describe('rules set refuses what would silently change nothing or switch the WAF
     const before = await addSite('typo.test');
     const { file, result } = await setRules('typo.test', '--after', 'typo-after.conf', '# exclusions\nSecRuleUpdateTargetById 999999 "!ARGS:s"\n');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`error: validation_error: ${file}:2: SecRuleUpdateTargetById 999999 matches no rule defined above it, so it would change nothing; check the id`);
+    expect(result.stderr).toContain(`error: validation_error: ${file}:2: SecRuleUpdateTargetById 999999 matches no rule defined above it, so it would change nothing; check the id, tag or message (wafctl logs show ID names the rules that matched a request); the Core Rule Set does not run for this site (not installed, or its group is off), so none of its rules can be excluded`);
     const removal = await setRules('typo.test', '--after', 'typo-remove.conf', 'SecRuleRemoveById 999990-999999\n');
     expect(removal.result.code).toBe(1);
     expect(removal.result.stderr).toContain(`${removal.file}:1: SecRuleRemoveById 999990-999999 matches no rule`);

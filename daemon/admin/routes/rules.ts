@@ -50,7 +50,7 @@ export function rulesRoutes(app: FastifyInstance, deps: AdminDependencies): void
     if (!outcome.ok) throw new WafctlError('validation_error', outcome.error);
     // Loads, but a line of the user's that changes nothing is most often a typo (waf/user-rule-checks.ts).
     const { modifierWithoutEffect } = await import('../../waf/user-rule-checks.js');
-    const noEffect = modifierWithoutEffect(outcome.waf, settings);
+    const noEffect = modifierWithoutEffect(outcome.waf, settings, g.crs !== null && settings.groups.crs);
     if (noEffect !== null) throw new WafctlError('validation_error', noEffect);
     const site = await store.update((draft) => {
       const live = requireLiveSite(draft, request.params.domain);
