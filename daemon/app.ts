@@ -11,6 +11,7 @@ import { openServices, type Services } from './app-services.js';
 import { activeCrs, sameCrs, type ActiveCrs } from './crs/active-crs.js';
 import type { EdgeFactory, EdgeService } from './edge-service.js';
 import { createDaemonLogger } from './lifecycle/daemon-log.js';
+import { WriteHealth } from './store/write-health.js';
 import { writeAdminSocketPointer } from './lifecycle/admin-socket-pointer.js';
 import { acquirePidLock, type PidLock } from './lifecycle/pid-lock.js';
 import { Shutdown } from './lifecycle/shutdown.js';
@@ -70,7 +71,8 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
   const lock = acquirePidLock(paths.pidFile);
   let logger: Logger | null = null;
   try {
-    logger = createDaemonLogger(paths.log);
+    const logHealth = new WriteHealth(paths.log);
+    logger = createDaemonLogger(paths.log, undefined, logHealth);
     const store = await openConfigStore(paths.config, { now });
     const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
     if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
@@ -80,7 +82,7 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
     if (crs.problem) logger.warn({ problem: crs.problem, crs_dir: options.crsDir }, 'selected Core Rule Set unusable: falling back to --crs-dir');
     const running: DaemonOptions = { ...options, crsDir: crs.dir };
     const services = await openServices({ options: running, paths, store, logger, now });
-    return await assemble(build, { paths, lock, logger, store, tls, now, services, options: running, crs });
+    return await assemble(build, { paths, lock, logger, logHealth, store, tls, now, services, options: running, crs });
   } catch (error) {
     logger?.error({ err: error }, 'start failed');
     lock.release();
@@ -93,6 +95,8 @@ interface Parts {
   paths: DataPaths;
   lock: PidLock;
   logger: Logger;
+  /** Whether daemon.log takes lines (for status). */
+  logHealth: WriteHealth;
   store: ConfigStore;
   tls: ApiTls;
   now: () => Date;
@@ -131,6 +135,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     demo: demo?.info ?? null,
     edge: edge.load(),
     certificates: siteCertificates(store.snapshot()),
+    write_failures: { events: services.eventStore.writeFailure?.() ?? null, log: parts.logHealth.state() },
   });
 
   // One switch at a time: two reloads racing would otherwise finish in either order.

@@ -20,6 +20,7 @@ export const SYSTEM = [
   'test/security/wordpress-benign.test.ts',
   'test/bench/proxy/summarize.test.ts',
   'test/cli/process.test.ts',
+  'test/contrib/systemd-verify.test.ts',
   'test/cli/commands/completion/completion.test.ts',
   'test/daemon/demo/demo.test.ts',
   'test/daemon/engine/budget/thread-clock.test.ts',

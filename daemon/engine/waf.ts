@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { loadConfigFile, loadConfigText } from './seclang/loader.js';
 import type { Directive } from './seclang/lexer.js';
 import { crsLineOf, paranoiaSource } from './crs-paranoia.js';
-import { RuleSetBuilder } from './rules/builder.js';
+import { RuleSetBuilder, type ModifierWithoutEffect } from './rules/builder.js';
 import { applyDirective } from './rules/directives.js';
 import type { RuleSet } from './rules/rule-set.js';
 import type { EngineRegistries } from './registries.js';
@@ -34,6 +34,8 @@ export class Waf implements TransactionHost {
   private constructor(
     readonly ruleSet: RuleSet,
     options: WafOptions,
+    /** Removal and update directives that matched no rule (rules/builder.ts). */
+    readonly modifiersWithoutEffect: readonly ModifierWithoutEffect[] = [],
   ) {
     this.bodyProcessors = options.registries.bodyProcessors;
     const timeoutMs = ruleSet.settings.collectionTimeout * 1000;
@@ -55,7 +57,7 @@ export class Waf implements TransactionHost {
         last = { file: directive.file, line: directive.line };
       }
     }
-    return new Waf(builder.finish(last, options.missMemo), options);
+    return new Waf(builder.finish(last, options.missMemo), options, builder.withoutEffect);
   }
 
   newTransaction(request: EngineRequest): Transaction {

@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { openAppendOwnedSync } from './safe-open.js';
+import type { WriteHealth } from '../store/write-health.js';
 
 // The daemon's log: JSON lines in <data>/daemon.log (pino, which is also fastify's logger).
 // Secrets never reach it: the API key and bearer headers are redacted wherever they appear.
@@ -58,19 +59,22 @@ const serializers = {
 // listener the destination throws from every log call (ENOSPC), which reached clients as fastify's
 // fallback 500 with the errno in it, or as a reset. Lines that cannot be written are dropped and
 // counted; the count is logged once the disk takes writes again.
-// `file` is the log's path, or an fd the caller opened (tests: /dev/full).
-export function createDaemonLogger(file: string | number, level = process.env.WAFCTL_LOG_LEVEL ?? 'info'): Logger {
+// `file` is the log's path, or an fd the caller opened (tests: /dev/full). `health` learns whether
+// lines reach the file, for `wafctl daemon status`.
+export function createDaemonLogger(file: string | number, level = process.env.WAFCTL_LOG_LEVEL ?? 'info', health?: WriteHealth): Logger {
   // 0600 whatever the umask or an older file's mode: the log names clients, hosts and paths. A link
   // in its place, or a log another user controls, is refused (safe-open.ts), not appended to.
   const fd = typeof file === 'number' ? file : openAppendOwnedSync(file, 0o600);
   const destination = pino.destination({ dest: fd, sync: true, maxLength: MAX_PENDING_LOG_BYTES });
   const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers, base: { pid: process.pid } }, destination);
   let failures = 0;
-  destination.on('error', () => {
+  destination.on('error', (err: unknown) => {
     failures += 1;
+    health?.failed(err);
   });
   destination.on('drain', () => {
     if (failures === 0) return;
+    health?.succeeded();
     const lost = failures;
     failures = 0;
     logger.warn({ write_failures: lost }, 'the log could not be written for a while (disk full?); lines were dropped');

@@ -9,7 +9,7 @@ import type { AccessEntry } from './events.js';
 export type AccessRow = [
   timestamp: number, host: string, clientIp: string, uri: string, method: string, status: number, bytesSent: number,
   userAgent: string | null, referer: string | null, requestTime: number, upstreamTime: number | null, blocked: boolean,
-  siteId: number, requestId: string, country: string,
+  siteId: number, requestId: string, country: string, upstreamError: string | null,
 ];
 
 export function accessRows(entries: readonly AccessEntry[]): AccessRow[] {
@@ -17,7 +17,7 @@ export function accessRows(entries: readonly AccessEntry[]): AccessRow[] {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     rows[i] = [e.timestamp, e.host, e.client_ip, e.uri, e.method, e.status, e.bytes_sent, e.user_agent ?? null,
-      e.referer ?? null, e.request_time, e.upstream_time ?? null, e.blocked, e.site_id, e.request_id, e.country];
+      e.referer ?? null, e.request_time, e.upstream_time ?? null, e.blocked, e.site_id, e.request_id, e.country, e.upstream_error ?? null];
   }
   return rows;
 }
@@ -34,6 +34,7 @@ export function accessEntriesOf(rows: readonly AccessRow[]): AccessEntry[] {
     if (r[7] !== null) e.user_agent = r[7];
     if (r[8] !== null) e.referer = r[8];
     if (r[10] !== null) e.upstream_time = r[10];
+    if (r[15] !== null) e.upstream_error = r[15];
     entries[i] = e;
   }
   return entries;

@@ -46,6 +46,7 @@ export interface Completion {
   bytesSent: number;
   requestTimeS: number;
   upstreamTimeS?: number;
+  upstreamError?: string;
   blocked: boolean;
 }
 
@@ -58,6 +59,7 @@ export function accessEntry(req: EdgeRequest, c: Completion): AccessEntry {
   if (req.userAgent) e.user_agent = req.userAgent;
   if (req.referer) e.referer = req.referer;
   if (c.upstreamTimeS !== undefined) e.upstream_time = round6(c.upstreamTimeS);
+  if (c.upstreamError !== undefined) e.upstream_error = c.upstreamError;
   return e;
 }
 

@@ -44,6 +44,9 @@ export interface AccessEntry {
   referer?: string;
   request_time: number;
   upstream_time?: number;
+  /** Why the exchange with the origin failed (ECONNREFUSED, ECONNRESET, UND_ERR_HEADERS_TIMEOUT, ...);
+   *  absent when it did not. Not in spec 2.9: the edge's own, like blocked and request_id. */
+  upstream_error?: string;
   blocked: boolean;
   site_id: number;
   request_id: string;

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { clientResponseHeaders } from './forward-headers.js';
 import { page } from './pages.js';
 import { sendPage } from './respond.js';
+import { upstreamErrorName } from './upstream-error.js';
 
 // The origin's response, relayed to the client: an undici dispatch handler (the onConnect /
 // onHeaders / onData / onComplete / onError contract of undici's core Request) that writes
@@ -14,10 +15,12 @@ import { sendPage } from './respond.js';
 // Backpressure: onData returns false when res.write() does, which pauses undici's parser on
 // the origin socket; 'drain' on res resumes it. Failures: before the response head, a 502 page
 // (504 for connect and response-header timeouts); after it, the client connection is cut,
-// the only honest signal left that the body is incomplete.
+// the only honest signal left that the body is incomplete. Either way the reason goes into the
+// access entry (`upstream_error`), since the page tells the client nothing internal.
 
-/** Where the relay records the time to the origin's response head (for the access entry). */
-export interface UpstreamTiming { upstreamTimeS?: number }
+/** Where the relay records, for the access entry, the time to the origin's response head and why
+ *  the exchange failed (upstream-error.ts), if it did. */
+export interface UpstreamTiming { upstreamTimeS?: number; upstreamError?: string }
 
 type Abort = (err?: Error) => void;
 
@@ -85,6 +88,7 @@ export class OriginRelay {
   onError(err: Error): void {
     if (this.settled) return;
     this.settled = true;
+    this.timing.upstreamError = upstreamErrorName(err);
     if (!this.res.headersSent) sendPage(this.res, page(isTimeout(err) ? 504 : 502, this.requestId));
     else this.res.destroy();
   }

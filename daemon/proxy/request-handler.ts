@@ -34,6 +34,7 @@ import { blockPage, DROPPED_STATUS, drop, sendPage, siteBlockPage, writeRawPage 
 import { parseIp, type IpKey } from './ip-set.js';
 import type { EdgeSnapshot } from './snapshot.js';
 import { UpgradeExchange } from './upgrade-exchange.js';
+import { OriginFailureLog } from './origin-failure-log.js';
 
 // One request through the edge: protocol guard (400/414/431/501/505), load shedding (503), site
 // (421/503), client IP, checks, rule groups, origin. Everything a request needs from the
@@ -58,6 +59,8 @@ export interface HandlerDeps {
 interface RequestState {
   blocked: boolean;
   upstreamTimeS?: number;
+  /** Why the origin exchange failed (set by the relay), for the access entry and the daemon log. */
+  upstreamError?: string;
   /** res has closed (response done, or the client gone). */
   closed: boolean;
   /** The origin exchange, once the request is forwarded. */
@@ -72,6 +75,7 @@ const SHED_RETRY_AFTER_S = '1';
 
 export class RequestHandler {
   private readonly refusedConnections = new WeakSet<object>();
+  private readonly originFailures = new OriginFailureLog();
 
   constructor(private readonly deps: HandlerDeps) {}
 
@@ -103,8 +107,12 @@ export class RequestHandler {
       if (state.exchange) logPhase(ctx.edge, this.deps.sink, state.exchange, state.blocked);
       this.deps.sink.access(accessEntry(ctx.edge, {
         status: res.statusCode, bytesSent: socket.bytesWritten - startBytes, blocked: state.blocked,
-        requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS,
+        requestTimeS: (performance.now() - started) / 1000, upstreamTimeS: state.upstreamTimeS, upstreamError: state.upstreamError,
       }));
+      if (state.upstreamError !== undefined) {
+        const { site } = ctx.edge;
+        this.originFailures.note({ siteId: site.id, domain: site.domain, origin: site.origin.origin, reason: state.upstreamError, status: res.statusCode, requestId: ctx.edge.requestId });
+      }
     });
     const keyAuthorization = acmeKeyAuthorization(ctx.edge.site, ctx.edge.uri);
     // HTTP-01 is answered on the plain port only (RFC 8555 8.3), before the site's status and checks.

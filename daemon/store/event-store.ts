@@ -2,6 +2,7 @@
 // TUI need from storage of WAF events and access entries. The JSON Lines store
 // (daemon/store/events/) implements it; a PostgreSQL store can implement it later.
 // Semantics are documented in daemon/store/events/README.md.
+import type { WriteFailure } from '../../shared/schemas/admin.js';
 import type {
   Analytics,
   AnalyticsPeriod,
@@ -92,6 +93,9 @@ export interface EventStore {
   /** Drops whole day segments older than `retention_days` before `now`. */
   applyRetention(now?: number): Promise<RetentionReport>;
   stats(): EventStoreStats;
+  /** Appends failing now (a full disk, a permission), or null; for `wafctl daemon status`. Optional:
+   *  a store that cannot tell leaves it out. */
+  writeFailure?(): WriteFailure | null;
   /** Waits for pending appends, writes the index snapshot, closes files. */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { defaultRegistries } from '../engine/default-registries.js';
 import { loadCrs, Waf, type ConfigSource } from '../engine/waf.js';
 import { mergePluginFiles, NO_PLUGINS, pluginFilesIn, pluginNames, pluginSources, WORDPRESS_PLUGIN_DIR, WORDPRESS_PLUGIN_NAME, type CrsPluginFiles } from './crs-plugins.js';
 import type { UserRuleSource, WafRuleSettings } from './rule-settings.js';
+import { refuseEngineSwitch } from './user-rule-checks.js';
 
 // What one combination of per-site settings compiles to (DESIGN.md section 3 step 8): the engine's
 // base settings, then the Core Rule Set in CRS 4's plugin order (crs-setup.conf, the plugins'
@@ -85,6 +86,7 @@ function thresholds(settings: WafRuleSettings): ConfigSource {
 }
 
 function userSource(file: UserRuleSource): ConfigSource {
+  refuseEngineSwitch(file);
   return { text: file.text, name: file.name, baseDir: dirname(file.name) };
 }
 

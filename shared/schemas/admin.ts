@@ -79,6 +79,18 @@ export const SiteCertificateSchema = z.object({
 });
 export type SiteCertificate = z.infer<typeof SiteCertificateSchema>;
 
+/** A file the daemon keeps writing that refuses writes now (daemon/store/write-health.ts). */
+export const WriteFailureSchema = z.object({
+  failing_since: z.string(),
+  /** The errno and what it means (`ENOSPC (disk full)`), or the error's message. */
+  error: z.string(),
+  /** The file or directory written. */
+  path: z.string(),
+  /** Failed writes since failing_since. */
+  failed_writes: z.number().int(),
+});
+export type WriteFailure = z.infer<typeof WriteFailureSchema>;
+
 export const DaemonStatusSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
@@ -106,6 +118,8 @@ export const DaemonStatusSchema = z.object({
   edge: EdgeLoadSchema.nullable().default(null),
   /** Sites with `--tls acme` (absent from daemons before it was added). */
   certificates: z.array(SiteCertificateSchema).default([]),
+  /** Background writes that fail now, null for each that works (absent from daemons before it was added). */
+  write_failures: z.object({ events: WriteFailureSchema.nullable(), log: WriteFailureSchema.nullable() }).default({ events: null, log: null }),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

@@ -69,6 +69,8 @@ export type AccessEntryInput = z.infer<typeof AccessEntryInputSchema>;
 export const NewAccessEntrySchema = AccessEntryInputSchema.extend({
   site_id: nonNegInt,
   blocked: z.boolean().optional(),
+  /** Set by the edge when the exchange with the origin failed: why (ECONNREFUSED, ECONNRESET, ...). */
+  upstream_error: z.string().optional(),
 });
 export type NewAccessEntry = z.infer<typeof NewAccessEntrySchema>;
 
@@ -77,6 +79,7 @@ export const StoredAccessEntrySchema = AccessEntryInputSchema.extend({
   id: z.number().int().positive(),
   site_id: nonNegInt,
   blocked: z.boolean(),
+  upstream_error: z.string().optional(),
 });
 export type StoredAccessEntry = z.infer<typeof StoredAccessEntrySchema>;
 

@@ -2,6 +2,7 @@
 import type { DaemonStatusView } from '../../admin-api.js';
 import type { EdgeLoad } from '../../../shared/schemas/admin.js';
 import { crsLine } from './crs-line.js';
+import { writeFailureFields } from './write-failures.js';
 
 export function formatUptime(seconds: number): string {
   const s = Math.floor(seconds);
@@ -28,6 +29,7 @@ export function statusFields(status: DaemonStatusView, { withLoad = true } = {})
     ['workers', String(status.workers)],
     ...(status.edge && withLoad ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
     ...(status.certificates ?? []).map((c): [string, string] => [`certificate ${c.site}`, certificateState(c)]),
+    ...writeFailureFields(status),
   ];
 }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { withContext, type CommandDeps } from '../../context.js';
 import { warnWithoutCrs } from './crs-line.js';
 import { statusFields } from './status-fields.js';
+import { warnWriteFailures } from './write-failures.js';
 
 export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
   daemon
@@ -14,6 +15,7 @@ export function registerDaemonStatus(daemon: Command, deps: CommandDeps): void {
         const status = await ctx.admin().status();
         ctx.out.fields(statusFields(status), status);
         warnWithoutCrs(ctx, status.crs);
+        warnWriteFailures(ctx, status);
       }),
     );
 }

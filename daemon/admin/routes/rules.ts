@@ -45,8 +45,13 @@ export function rulesRoutes(app: FastifyInstance, deps: AdminDependencies): void
     // Validate on a copy first (a compile takes about a second; the store is not held meanwhile).
     const candidate = structuredClone(requireLiveSite(store.snapshot() as Config, request.params.domain));
     apply(candidate);
-    const outcome = g.load(siteRuleSettings(candidate));
+    const settings = siteRuleSettings(candidate);
+    const outcome = g.load(settings);
     if (!outcome.ok) throw new WafctlError('validation_error', outcome.error);
+    // Loads, but a line of the user's that changes nothing is most often a typo (waf/user-rule-checks.ts).
+    const { modifierWithoutEffect } = await import('../../waf/user-rule-checks.js');
+    const noEffect = modifierWithoutEffect(outcome.waf, settings, g.crs !== null && settings.groups.crs);
+    if (noEffect !== null) throw new WafctlError('validation_error', noEffect);
     const site = await store.update((draft) => {
       const live = requireLiveSite(draft, request.params.domain);
       apply(live);

@@ -33,6 +33,12 @@ interface DefaultAction {
   disruptive: Disruptive;
 }
 
+export interface ModifierWithoutEffect {
+  location: SourceLocation;
+  /** The directive as written, e.g. `SecRuleUpdateTargetById 999999`. */
+  directive: string;
+}
+
 export class RuleSetBuilder {
   readonly settings: EngineSettings = defaultEngineSettings();
   /** Every rule (starters and chain members) in configuration order. */
@@ -44,6 +50,9 @@ export class RuleSetBuilder {
   /** Ids of the rules defined so far (a removed rule's id may be used again).  */
   private readonly ids = new Set<number>();
   private order = 0;
+  /** Removal and update directives whose selector matched no rule defined above them: valid, but
+   *  they change nothing (ModSecurity loads them the same way). A caller may tell its user. */
+  readonly withoutEffect: ModifierWithoutEffect[] = [];
 
   constructor(private readonly registries: Registries) {}
 
@@ -121,10 +130,12 @@ export class RuleSetBuilder {
     return this.rules.filter((r) => r.chainStarter === r);
   }
 
-  removeStarters(predicate: (rule: Rule) => boolean): void {
+  /** Returns how many chain starters were removed. */
+  removeStarters(predicate: (rule: Rule) => boolean): number {
     const removed = new Set(this.starters().filter(predicate));
     for (const rule of removed) this.ids.delete(rule.id);
     this.rules = this.rules.filter((r) => !removed.has(r.chainStarter));
+    return removed.size;
   }
 
   applyActionsTo(rule: Rule, text: string, where: SourceLocation): void {

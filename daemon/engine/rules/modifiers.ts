@@ -26,24 +26,30 @@ function msgText(rule: Rule): string {
   return rule.msg?.text ?? '';
 }
 
+/** A selector that matched no rule: recorded, since such a line is most often a typo. */
+function noteIfNone(b: RuleSetBuilder, matched: number, directive: string, selector: string, where: SourceLocation): void {
+  if (matched === 0) b.withoutEffect.push({ location: where, directive: `${directive} ${selector}` });
+}
+
 export function removeById(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const list = ranges(args, where);
-  b.removeStarters((r) => idInRanges(r.id, list));
+  noteIfNone(b, b.removeStarters((r) => idInRanges(r.id, list)), 'SecRuleRemoveById', args.join(' '), where);
 }
 
 export function removeByTag(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const res = args.map((a) => regex(a, where));
-  b.removeStarters((r) => r.tags.some((t) => res.some((re) => re.test(t))));
+  noteIfNone(b, b.removeStarters((r) => r.tags.some((t) => res.some((re) => re.test(t)))), 'SecRuleRemoveByTag', args.join(' '), where);
 }
 
 export function removeByMsg(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const res = args.map((a) => regex(a, where));
-  b.removeStarters((r) => res.some((re) => re.test(msgText(r))));
+  noteIfNone(b, b.removeStarters((r) => res.some((re) => re.test(msgText(r)))), 'SecRuleRemoveByMsg', args.join(' '), where);
 }
 
-function updateTargets(rules: Rule[], args: readonly string[], where: SourceLocation): void {
+function updateTargets(b: RuleSetBuilder, directive: string, rules: Rule[], args: readonly string[], where: SourceLocation): void {
   if (args.length < 2 || args.length > 3) throw new SecLangError(where, 'expects a selector, targets and an optional replaced target');
   const parsed = parseTargets(args[1], where);
+  noteIfNone(b, rules.length, directive, args[0], where);
   for (const rule of rules) {
     if (args.length === 3) {
       const index = rule.targets.findIndex((t) => t.text.toLowerCase() === args[2].toLowerCase());
@@ -58,17 +64,17 @@ function updateTargets(rules: Rule[], args: readonly string[], where: SourceLoca
 
 export function updateTargetById(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const list = ranges([args[0] ?? ''], where);
-  updateTargets(b.starters().filter((r) => idInRanges(r.id, list)), args, where);
+  updateTargets(b, 'SecRuleUpdateTargetById', b.starters().filter((r) => idInRanges(r.id, list)), args, where);
 }
 
 export function updateTargetByTag(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const re = regex(args[0] ?? '', where);
-  updateTargets(b.starters().filter((r) => r.tags.some((t) => re.test(t))), args, where);
+  updateTargets(b, 'SecRuleUpdateTargetByTag', b.starters().filter((r) => r.tags.some((t) => re.test(t))), args, where);
 }
 
 export function updateTargetByMsg(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {
   const re = regex(args[0] ?? '', where);
-  updateTargets(b.starters().filter((r) => re.test(msgText(r))), args, where);
+  updateTargets(b, 'SecRuleUpdateTargetByMsg', b.starters().filter((r) => re.test(msgText(r))), args, where);
 }
 
 export function updateActionById(b: RuleSetBuilder, args: readonly string[], where: SourceLocation): void {

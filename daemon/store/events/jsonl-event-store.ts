@@ -32,6 +32,8 @@ import { requestSearchPage } from './request-search.js';
 import { topList, type TopListQuery } from './top-lists.js';
 import { TOP_KINDS, TOP_LIMIT_MAX, type TopList } from '../../../shared/schemas/top-lists.js';
 import { SnapshotDamageError } from './snapshot-damage.js';
+import { WriteHealth } from '../write-health.js';
+import type { WriteFailure } from '../../../shared/schemas/admin.js';
 import type { SpillOptions } from './chunk-spill.js';
 
 export interface JsonlEventStoreOptions {
@@ -85,6 +87,8 @@ export class JsonlEventStore implements EventStore {
   private readonly healing = new Map<EventKind, Promise<void>>();
   /** The WAF snapshot was skipped because the index is too large to copy (logged once per store). */
   private snapshotSkipLogged = false;
+  /** Whether appends reach the disk now (`wafctl daemon status`). */
+  private readonly writeHealth: WriteHealth;
 
   private constructor(
     private readonly opts: Required<Omit<JsonlEventStoreOptions, 'auditLogPath' | 'commit' | 'indexMemory'>> & { spill?: SpillOptions },
@@ -99,6 +103,7 @@ export class JsonlEventStore implements EventStore {
   ) {
     this.invalidLines = openReport.waf.invalidLines + openReport.access.invalidLines;
     this.tornBytes = openReport.waf.tornBytesCut + openReport.access.tornBytesCut;
+    this.writeHealth = new WriteHealth(opts.dir, opts.clock);
   }
 
   static async open(options: JsonlEventStoreOptions): Promise<JsonlEventStore> {
@@ -321,8 +326,14 @@ export class JsonlEventStore implements EventStore {
           for (let i = 0; i < n; i++) index(first + i, entries[i]);
           this.dirty = true;
         },
-        resolve: () => resolve(ids),
-        reject,
+        resolve: () => {
+          this.writeHealth.succeeded();
+          resolve(ids);
+        },
+        reject: (err: Error) => {
+          this.writeHealth.failed(err);
+          reject(err);
+        },
       });
     });
   }
@@ -415,6 +426,11 @@ export class JsonlEventStore implements EventStore {
       }
     }
     this.rebuild(kind);
+  }
+
+  /** The failing writes of the moment (a full disk, a permission), or null when appends reach the disk. */
+  writeFailure(): WriteFailure | null {
+    return this.writeHealth.state();
   }
 
   stats(): EventStoreStats {

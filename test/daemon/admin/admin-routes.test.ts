@@ -26,6 +26,7 @@ const status: DaemonStatus = {
   pid: process.pid, version: '0.0.0', started_at: new Date().toISOString(), uptime_s: 1, data_dir: '/x',
   ports: { edge: 1, edge_tls: 2, api: 3 }, api_url: 'https://127.0.0.1:3', ca_file: null, admin_socket: '/x/s',
   sites: 0, crs: { found: false, dir: '/nope' }, workers: 1, demo: null, edge: null, certificates: [],
+  write_failures: { events: null, log: null },
 };
 
 beforeEach(async () => {

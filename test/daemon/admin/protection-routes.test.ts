@@ -29,6 +29,7 @@ beforeEach(async () => {
     pid: process.pid, version: '0.0.0', started_at: new Date().toISOString(), uptime_s: 1, data_dir: dir,
     ports: { edge: 1, edge_tls: 2, api: 3 }, api_url: 'https://127.0.0.1:3', ca_file: null, admin_socket: join(dir, 'wafctl.sock'),
     sites: 0, crs: { found: false, dir: crsDir }, workers: 1, demo: null, edge: null, certificates: [],
+    write_failures: { events: null, log: null },
   };
   server = await createAdminServer({
     socketPath: join(dir, 'wafctl.sock'),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDaemonLogger } from '../../../daemon/lifecycle/daemon-log.js';
+import { WriteHealth } from '../../../daemon/store/write-health.js';
 
 describe('createDaemonLogger', () => {
   // /dev/full answers every write with ENOSPC: the disk-full case without a full disk.
@@ -11,6 +12,13 @@ describe('createDaemonLogger', () => {
     expect(() => {
       for (let i = 0; i < 50; i += 1) logger.error({ i, err: new Error('write failed') }, 'something failed');
     }).not.toThrow();
+  });
+
+  it.runIf(existsSync('/dev/full'))('tells its WriteHealth that lines fail, for daemon status', () => {
+    const health = new WriteHealth('/x/daemon.log', () => Date.UTC(2026, 10, 27));
+    const logger = createDaemonLogger(openSync('/dev/full', 'w'), 'info', health);
+    for (let i = 0; i < 3; i += 1) logger.error('something failed');
+    expect(health.state()).toMatchObject({ error: 'ENOSPC (disk full)', path: '/x/daemon.log', failing_since: '2026-11-27T00:00:00.000Z' });
   });
 
   it('redacts the API key and bearer headers', () => {

@@ -23,6 +23,7 @@ const full: AccessEntry = {
   timestamp: 1_795_000_000, host: 'example.test', client_ip: '2001:db8::1', uri: '/a?b=%22c%22', method: 'POST', status: 403,
   bytes_sent: 512, request_time: 0.001234, blocked: true, site_id: 7, request_id: 'r-1', country: 'DE',
   user_agent: 'Mozilla/5.0 "quoted"', referer: 'https://example.test/', upstream_time: 0.0005,
+  upstream_error: 'ECONNRESET',
 };
 const bare: AccessEntry = {
   timestamp: 1_795_000_001, host: 'example.test', client_ip: '127.0.0.1', uri: '/', method: 'GET', status: 421,
@@ -36,6 +37,7 @@ describe('access entries over the cluster channel', () => {
     expect(JSON.stringify(back)).toBe(JSON.stringify([full, bare]));
     expect('user_agent' in back[1]).toBe(false);
     expect('upstream_time' in back[1]).toBe(false);
+    expect('upstream_error' in back[1]).toBe(false);
   });
 
   it('a worker sink delivers WAF events and access entries to the primary sink, in order', async () => {
