@@ -15,6 +15,7 @@ export type VulnDbWireCode = Extract<
   | 'record_too_large'
   | 'no_valid_records'
   | 'import_in_progress'
+  | 'refresh_not_configured'
   | 'aborted'
 >;
 

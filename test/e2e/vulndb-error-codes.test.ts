@@ -104,17 +104,23 @@ describe('vulndb errors over the admin socket', () => {
     // The first import's body stays open, so it is still running while the second one asks.
     const held = new PassThrough();
     held.write(feed.subarray(0, 1024));
-    const first = upload(held as unknown as Buffer);
+    let firstOutcome: string | undefined;
+    const first = upload(held as unknown as Buffer).then(
+      (answer) => ((firstOutcome = `answered ${answer.status} ${JSON.stringify(answer.body)}`), answer),
+      (error: Error) => ((firstOutcome = `failed: ${error.message}`), undefined),
+    );
     // Until the daemon has started the first import, the probe (a missing file) is invalid_source;
     // each probe is one round trip, so this waits for the daemon, not for a clock.
     const missing = join(d.box.home, 'missing.json');
     let probe = await post('/admin/vulndb/import', { source: missing });
-    for (let tries = 0; probe.body.error === 'invalid_source' && tries < 10_000; tries++) probe = await post('/admin/vulndb/import', { source: missing });
+    let probes = 1;
+    for (; probe.body.error === 'invalid_source' && firstOutcome === undefined; probes++) probe = await post('/admin/vulndb/import', { source: missing });
+    expect(firstOutcome, `the held upload ended before it was seen running (after ${probes} probes)`).toBeUndefined();
     expectTableError(probe, 'import_in_progress');
     held.end(feed.subarray(1024));
     expect(await first).toMatchObject({ status: 200, body: { success: true } });
     expect(await records()).toBe(40);
-  });
+  }, 120_000);
 
   it('an upload cut half-way (aborted: its 503 has no one left to read it) changes nothing and ends the import', async () => {
     // The request promises more bytes than it sends, then the connection goes: the daemon meets

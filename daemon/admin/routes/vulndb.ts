@@ -59,10 +59,7 @@ export function vulndbAdminRoutes(vulndb: VulnDb): (app: FastifyInstance) => Pro
       });
 
       scope.post('/admin/vulndb/refresh', async () => {
-        if (vulndb.status().refresh === undefined) {
-          throw new WafctlError('refresh_not_configured', 'no refresh URL is configured for the vulnerability database');
-        }
-        await vulndb.refreshNow();
+        await asTableError(() => vulndb.refreshNow());
         return { success: true, data: vulndb.status() };
       });
 
@@ -75,10 +72,15 @@ export function vulndbAdminRoutes(vulndb: VulnDb): (app: FastifyInstance) => Pro
   };
 }
 
-/** The import's result in the envelope; its failure as the table code it carries. */
+/** The import's result in the envelope. */
 async function imported(run: () => Promise<unknown>): Promise<unknown> {
+  return { success: true, data: await asTableError(run) };
+}
+
+/** Runs a vulndb call; its failure becomes a WafctlError with the table code it carries. */
+async function asTableError<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return { success: true, data: await run() };
+    return await run();
   } catch (err) {
     // not_modified and read_only are no client's business: they stay plain errors, logged, 500.
     if (err instanceof VulnDbError && err.code !== 'not_modified' && err.code !== 'read_only') throw new WafctlError(err.code, err.message);
