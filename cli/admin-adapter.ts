@@ -2,23 +2,19 @@
 // shared schemas). Kept apart from the interface so unit tests never load undici.
 import { AdminClient } from '../shared/admin-client.js';
 import type { AdminApi, ExcludeEventBody, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
-import { VulnDbAdminClient } from './vulndb-admin-client.js';
 
 type AddBody = Parameters<AdminClient['addSite']>[0];
 type UpdateBody = Parameters<AdminClient['updateSite']>[1];
 
 export class SocketAdminApi implements AdminApi {
-  constructor(
-    private readonly client: AdminClient,
-    private readonly vulndb: VulnDbAdminClient = new VulnDbAdminClient(client.socketPath),
-  ) {}
+  constructor(private readonly client: AdminClient) {}
 
   static forSocket(socketPath: string): SocketAdminApi {
     return new SocketAdminApi(new AdminClient(socketPath));
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.client.close(), this.vulndb.close()]);
+    await this.client.close();
   }
 
   status() {
@@ -108,15 +104,15 @@ export class SocketAdminApi implements AdminApi {
     return this.client.revokeToken(id);
   }
   vulndbStatus() {
-    return this.vulndb.status();
+    return this.client.vulndbStatus();
   }
   vulndbImportUpload(chunks: AsyncIterable<Buffer | string>, label: string) {
-    return this.vulndb.importUpload(chunks, label);
+    return this.client.vulndbImportUpload(chunks, label);
   }
   vulndbImportUrl(url: string, apiKey?: string) {
-    return this.vulndb.importFrom(url, apiKey);
+    return this.client.vulndbImportFrom(url, apiKey);
   }
   vulndbRefresh() {
-    return this.vulndb.refresh();
+    return this.client.vulndbRefresh();
   }
 }

@@ -145,7 +145,7 @@ export interface AdminApi {
   listTokens(): Promise<TokenListItem[]>;
   createToken(name: string): Promise<{ id: number; name: string; token: string; created_at: string }>;
   revokeToken(id: number): Promise<{ id: number; revoked: true }>;
-  /** The vulnerability database; import errors carry the vulndb codes (`truncated`, ...). */
+  /** The vulnerability database; import errors carry their table codes (`truncated`, ...). */
   vulndbStatus(): Promise<VulnDbStatus>;
   /** Streams a local feed to the daemon; `label` is its absolute path, shown as the source. */
   vulndbImportUpload(chunks: AsyncIterable<Buffer | string>, label: string): Promise<VulnDbImportResult>;

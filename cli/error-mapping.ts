@@ -16,6 +16,7 @@ const HINTS: Record<string, string> = {
   invalid_api_key: KEY_HINT,
   site_inactive: 'enable the site with `wafctl site enable DOMAIN`',
   invalid_server: 'the management API URL looks like https://HOST:9443 (`wafctl daemon status` shows api_url)',
+  refresh_not_configured: 'import from a URL instead with `wafctl vulndb import URL`, or start the daemon with --vulndb-refresh-url',
   disk_full: "free space on the data dir's filesystem (`wafctl daemon status` shows the data dir), then run the command again",
 };
 

@@ -20,7 +20,7 @@ import { MemoryCounterStore } from './store/counter-store.js';
 import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
 import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-event-store.js';
-import { vulndbAdminRoutes } from './vulndb/admin-routes.js';
+import { vulndbAdminRoutes } from './admin/routes/vulndb.js';
 import { VulnDb } from './vulndb/vulndb.js';
 
 // The parts app.ts plugs together beyond the foundation: the event store, the management API

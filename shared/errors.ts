@@ -32,6 +32,21 @@ export const ERRORS = {
   // `wafctl rules exclude`: the event is not a WAF refusal of a request of this daemon (rate limit,
   // challenge, ingested), or its path or rules cannot be written as an exclusion; nothing was written.
   not_excludable: { status: 422, message: 'The event cannot be turned into a rule exclusion.' },
+  // Vulnerability database (admin socket, daemon/vulndb/): an import or refresh that fails changes
+  // nothing. Statuses decided as for the codes above: what is wrong with the feed or source the
+  // request names is 422 (like validation_error), a clash with the daemon's state is 409 (like
+  // duplicate and config_conflict), a failed upstream download is 502.
+  invalid_source: { status: 422, message: 'The feed source is not a readable file or an http(s) URL.' },
+  fetch_failed: { status: 502, message: 'Downloading the feed failed.' },
+  not_json_object: { status: 422, message: 'The feed is not a JSON object.' },
+  invalid_json: { status: 422, message: 'The feed is not valid JSON.' },
+  truncated: { status: 422, message: 'The feed ends before its top-level object closes.' },
+  record_too_large: { status: 422, message: 'A feed record is larger than the per-record limit.' },
+  no_valid_records: { status: 422, message: 'The feed holds no valid record.' },
+  import_in_progress: { status: 409, message: 'Another import of the vulnerability database is running.' },
+  refresh_not_configured: { status: 409, message: 'No refresh URL is configured for the vulnerability database.' },
+  // The import stopped before its end (the upload was cut, or the daemon is stopping): nothing changed.
+  aborted: { status: 503, message: 'The import was aborted; the database was kept.' },
   // Server side: details are logged, never sent.
   internal_error: { status: 500, message: 'Internal error; the daemon log has the details.' },
   // The daemon's filesystem is full (ENOSPC, EDQUOT): its own class, since the operator can fix it;

@@ -6,7 +6,7 @@
 //   npx tsx bench/engine-parts/detect-sqli-memo-ab.ts [--rounds 16] [--per-round 30] [--pl 1]
 import { loadCrs, type Waf } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
-import { operators, type OperatorFactory } from '../../daemon/engine/operators/index.js';
+import { operators, type OperatorDefinition, type OperatorFactory } from '../../daemon/engine/operators/index.js';
 import { detectSQLi } from '../../daemon/engine/libinjection/index.js';
 import { benchRequests } from '../engine/requests.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
@@ -27,10 +27,10 @@ const unmemoized: OperatorFactory = () => (input, runtime) => {
 const BASE = `SecRuleEngine On
 SecRequestBodyAccess On
 SecRule REQUEST_HEADERS:Content-Type "^application/json" "id:200001,phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"`;
-const load = (ops: ReadonlyMap<string, OperatorFactory>) =>
+const load = (ops: ReadonlyMap<string, OperatorDefinition>) =>
   loadCrs({ registries: { ...defaultRegistries, operators: ops }, rulesDir: '/usr/share/modsecurity-crs/rules', setupFile: '/etc/modsecurity/crs/crs-setup.conf', before: [{ text: BASE }], paranoiaLevel: pl });
 const memo = load(operators);
-const plain = load(new Map([...operators, ['detectsqli', unmemoized]]));
+const plain = load(new Map([...operators, ['detectsqli', { ...operators.get('detectsqli')!, create: unmemoized }]]));
 
 function once(waf: Waf, request: EngineRequest): number {
   const tx = waf.newTransaction(request);

@@ -8,7 +8,7 @@
 import { loadCrs } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import { operators } from '../../daemon/engine/operators/index.js';
-import type { OperatorEvaluate, OperatorFactory, OperatorRuntime } from '../../daemon/engine/operators/index.js';
+import type { OperatorDefinition, OperatorEvaluate, OperatorRuntime } from '../../daemon/engine/operators/index.js';
 import { benchRequests } from '../engine/requests.js';
 import { loadavg } from 'node:os';
 
@@ -19,16 +19,16 @@ const top = option('--top', 8);
 
 interface Call { evaluate: OperatorEvaluate; input: string; label: string }
 let recording: Call[] | undefined;
-const recorded = new Map<string, OperatorFactory>();
-for (const [name, factory] of operators) {
-  recorded.set(name, (param, ctx) => {
-    const evaluate = factory(param, ctx);
+const recorded = new Map<string, OperatorDefinition>();
+for (const [name, definition] of operators) {
+  recorded.set(name, { ...definition, create: (param, ctx) => {
+    const evaluate = definition.create(param, ctx);
     const label = `${name} ${param.length > 60 ? param.slice(0, 57) + '...' : param} (${ctx.file.split('/').pop()}:${ctx.line})`;
     return (input, runtime) => {
       recording?.push({ evaluate, input, label });
       return evaluate(input, runtime);
     };
-  });
+  } });
 }
 
 const BASE = `SecRuleEngine On

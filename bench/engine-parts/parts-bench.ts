@@ -34,9 +34,9 @@ const query = 'q=hello%20world%21&page=2&sort=price%2Cdesc&filter=%u0041%uFF1Cx'
 const encodedQuery = 'q=hello%20world%21&page=2&sort=price%2Cdesc&filter=caf%C3%A9';
 const html = 'Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; &#60;script&#62; &quot;quoted&quot; and more text here';
 
-const urlDecodeUni = transformations.get('urldecodeuni')!;
-const lowercase = transformations.get('lowercase')!;
-const htmlEntityDecode = transformations.get('htmlentitydecode')!;
+const urlDecodeUni = transformations.get('urldecodeuni')!.apply;
+const lowercase = transformations.get('lowercase')!.apply;
+const htmlEntityDecode = transformations.get('htmlentitydecode')!.apply;
 
 compare('urlDecodeUni (query with %xx and %u)', () => urlDecodeUni(query), 'querystring.unescape', () => qsUnescape(encodedQuery));
 compare('urlDecodeUni (nothing to decode)', () => urlDecodeUni(ua), 'querystring.unescape', () => qsUnescape(ua));
@@ -49,7 +49,7 @@ compare('htmlEntityDecode (entities)', () => htmlEntityDecode(html), 'regex repl
 
 // rx: a CRS 942 SQLi regex (translated) against the same regex compiled directly by V8.
 const sqliPattern = collectRx(CRS_RULES_DIR).find((site) => site.file.startsWith('REQUEST-942') && site.pattern.includes('waitfor'))!.pattern;
-const rx = operators.get('rx')!(sqliPattern, ctx);
+const rx = operators.get('rx')!.create(sqliPattern, ctx);
 const direct = new RegExp(sqliPattern.replace(/^\(\?i\)/, '').replace(/^\(\?i:/, '(?:'), 'is');
 const benign = 'page=2&sort=price,desc&utm_source=newsletter&session=8c6976e5b5410415bde908bd4dee15df';
 compare('@rx CRS 942 (waitfor/sys tables) on a benign value', () => rx(benign, runtime), 'same regex, V8 directly', () => direct.test(benign));
@@ -57,7 +57,7 @@ compare('@rx CRS 942 (waitfor/sys tables) on a benign value', () => rx(benign, r
 // pm: a CRS phrase file through Aho-Corasick against lower-casing and includes() per phrase.
 const dataFile = '/usr/share/modsecurity-crs/rules/unix-shell.data';
 const phrases = readFileSync(dataFile, 'latin1').split('\n').map((l) => l.trim()).filter((l) => l.length > 1 && !l.startsWith('#'));
-const pm = operators.get('pmfromfile')!('unix-shell.data', ctx);
+const pm = operators.get('pmfromfile')!.create('unix-shell.data', ctx);
 const lowered = phrases.map((p) => p.toLowerCase());
 const naive = (s: string) => { const l = s.toLowerCase(); return lowered.some((p) => l.includes(p)); };
 compare(`@pmFromFile unix-shell.data (${phrases.length} phrases), benign URI`, () => pm('/catalog/items/42?color=blue&size=xl', runtime),

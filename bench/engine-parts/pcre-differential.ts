@@ -28,7 +28,7 @@ function corpus(): string[] {
       for (const t of tests) for (const s of t.stages ?? []) visit(s.stage?.input);
     }
   }
-  const urlDecodeUni = transformations.get('urldecodeuni')!;
+  const urlDecodeUni = transformations.get('urldecodeuni')!.apply;
   const out = new Set<string>();
   for (const v of values) {
     if (v.length === 0 || v.length > 2000) continue;

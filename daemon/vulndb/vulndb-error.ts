@@ -1,25 +1,26 @@
-// The errors of the vulnerability database module, each with a stable code the admin socket
-// and CLI can map (see README.md in this folder). A failed import never changes the database.
+// The errors of the vulnerability database module. A failed import never changes the database.
+// Every code a request can meet is in the one error table (shared/errors.ts), with its status;
+// the admin routes send it as it is. Two codes never cross the wire: `not_modified` is the
+// refresher's own signal, and `read_only` is a wiring bug (the envelope answers internal_error).
+import type { ErrorCode } from '../../shared/errors.js';
+
+/** The codes an import or refresh reports to a client; see shared/errors.ts for their meaning. */
+export type VulnDbWireCode = Extract<
+  ErrorCode,
+  | 'invalid_source'
+  | 'fetch_failed'
+  | 'not_json_object'
+  | 'invalid_json'
+  | 'truncated'
+  | 'record_too_large'
+  | 'no_valid_records'
+  | 'import_in_progress'
+  | 'refresh_not_configured'
+  | 'aborted'
+>;
 
 export type VulnDbErrorCode =
-  /** The source is not a readable file or an http(s) URL. */
-  | 'invalid_source'
-  /** The download failed or answered a non-2xx status. */
-  | 'fetch_failed'
-  /** The document is not a JSON object. */
-  | 'not_json_object'
-  /** The document is not valid JSON. */
-  | 'invalid_json'
-  /** The document ends before its top-level object closes. */
-  | 'truncated'
-  /** One record is larger than the per-record ceiling (a corrupt or hostile file). */
-  | 'record_too_large'
-  /** The document holds no record that passes validation. */
-  | 'no_valid_records'
-  /** Another import is running on this database. */
-  | 'import_in_progress'
-  /** The import was aborted by its signal. */
-  | 'aborted'
+  | VulnDbWireCode
   /** A conditional refresh found the feed unchanged (HTTP 304): nothing to import. */
   | 'not_modified'
   /** This VulnDb was opened read-only (a worker beside the importing process). */

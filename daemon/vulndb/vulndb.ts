@@ -154,7 +154,7 @@ export class VulnDb {
 
   /** Runs one refresh now (the `wafctl vulndb refresh` shape); resolves when it has finished. */
   refreshNow(): Promise<void> {
-    if (this.refresher === null) return Promise.reject(new VulnDbError('invalid_source', 'no refresh URL is configured'));
+    if (this.refresher === null) return Promise.reject(new VulnDbError('refresh_not_configured', 'no refresh URL is configured for the vulnerability database'));
     return this.refresher.runOnce();
   }
 

@@ -230,7 +230,7 @@ export class FakeAdmin implements AdminApi {
   }
   async vulndbRefresh() {
     this.check();
-    if (!this.vulndbRefreshSetting) throw new CodedError('invalid_source', 'no refresh URL is configured for the vulnerability database');
+    if (!this.vulndbRefreshSetting) throw new CodedError('refresh_not_configured', 'no refresh URL is configured for the vulnerability database');
     return { ...this.vulndb, refresh: this.vulndbRefreshSetting };
   }
   /** A stand-in import: each top-level key of the JSON object is a record. */

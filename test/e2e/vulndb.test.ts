@@ -161,6 +161,6 @@ describe('the vulnerability database through wafctl and the daemon', () => {
     expect(status).toEqual(result.status);
     const refresh = await d.wafctl('vulndb', 'refresh');
     expect(refresh.code).toBe(1);
-    expect(refresh.stderr).toMatch(/^error: invalid_source: no refresh URL is configured/m);
+    expect(refresh.stderr).toMatch(/^error: refresh_not_configured: no refresh URL is configured/m);
   });
 });

@@ -21,6 +21,17 @@ describe('the error table', () => {
     expect(isErrorCode('daemon_unreachable')).toBe(true);
   });
 
+  it('holds the vulnerability database codes: 422 for a bad feed or source, 409 against the daemon\'s state', () => {
+    const vulndb: Record<string, number> = {
+      invalid_source: 422, fetch_failed: 502, not_json_object: 422, invalid_json: 422, truncated: 422, record_too_large: 422,
+      no_valid_records: 422, import_in_progress: 409, refresh_not_configured: 409, aborted: 503,
+    };
+    for (const [code, status] of Object.entries(vulndb)) expect(isErrorCode(code) && errorStatus(code), code).toBe(status);
+    // Module-internal signals never reach a client.
+    expect(isErrorCode('not_modified')).toBe(false);
+    expect(isErrorCode('read_only')).toBe(false);
+  });
+
   it('every code has a message, and WafctlError carries code, status and envelope', () => {
     for (const code of ERROR_CODES) expect(ERRORS[code].message.length).toBeGreaterThan(0);
     const error = new WafctlError('duplicate', 'x exists');

@@ -12,17 +12,8 @@ export function registerVulndbRefresh(vulndb: Command, deps: CommandDeps): void 
     .addHelpText('after', '\nExample:\n  wafctl vulndb refresh\n')
     .action(
       withContext(deps, async (ctx) => {
-        let status;
-        try {
-          status = await ctx.admin().vulndbRefresh();
-        } catch (error) {
-          if ((error as { code?: unknown }).code === 'invalid_source') {
-            throw new CliError('invalid_source', (error as Error).message, {
-              hint: 'import from a URL instead with `wafctl vulndb import URL`',
-            });
-          }
-          throw error;
-        }
+        // No refresh URL configured: refresh_not_configured, with its hint (cli/error-mapping.ts).
+        const status = await ctx.admin().vulndbRefresh();
         ctx.out.fields(vulndbStatusFields(status), status);
         const result = status.refresh?.last_result ?? null;
         if (result === 'failed') {

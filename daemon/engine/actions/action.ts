@@ -2,14 +2,14 @@
 // flow actions set fields; non-disruptive ones push an Effect that runs on each match).
 import type { Rule } from '../rules/rule.js';
 import type { TransformTrie } from '../rules/transform-chain.js';
-import type { Transformation } from '../transformations/types.js';
+import type { TransformationDefinition } from '../transformations/types.js';
 import type { SourceLocation } from '../seclang/errors.js';
 
 export type ActionKind = 'metadata' | 'disruptive' | 'flow' | 'data' | 'nondisruptive';
 
 export interface ActionCompileContext {
   readonly location: SourceLocation;
-  readonly transformations: ReadonlyMap<string, Transformation>;
+  readonly transformations: ReadonlyMap<string, TransformationDefinition>;
   readonly trie: TransformTrie;
 }
 

@@ -13,8 +13,8 @@ export const transformAction: ActionDefinition = {
       rule.transformReset = true;
       return;
     }
-    const fn = ctx.transformations.get(name);
-    if (fn === undefined) throw new Error(`unknown transformation "${param}"`);
-    rule.transform = ctx.trie.step(rule.transform, name, fn);
+    const definition = ctx.transformations.get(name);
+    if (definition === undefined) throw new Error(`unknown transformation "${param}"`);
+    rule.transform = ctx.trie.step(rule.transform, name, definition);
   },
 };

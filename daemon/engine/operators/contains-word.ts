@@ -1,6 +1,6 @@
 // @containsWord: the parameter occurs with a non-word byte (or the input's edge) on each side.
 // "Word" is ModSecurity's: ASCII alphanumerics and '_'. An empty parameter always matches.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { macroParam } from './macro-param.js';
 
 function isWordByte(c: number): boolean {
@@ -21,3 +21,5 @@ export const containsWord: OperatorFactory = (param) => {
     return false;
   };
 };
+
+export const containsWordOperator: OperatorDefinition = { create: containsWord, pure: true, effectsOnMatch: false, requiredBytes: null };

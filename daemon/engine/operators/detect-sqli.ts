@@ -1,7 +1,7 @@
 // @detectSQLi: libinjection's SQLi detector; with `capture`, TX.0 is the fingerprint. The result
 // is a pure function of the value and costs ~0.4-0.6 us, so it is memoized per transaction
 // (repeated body values, a multiMatch rule meeting the same string again).
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { detectSQLi as libinjectionSQLi } from '../libinjection/index.js';
 import { memoPerTransaction } from './transaction-memo.js';
 
@@ -14,3 +14,5 @@ export const detectSQLi: OperatorFactory = () => {
     return true;
   };
 };
+
+export const detectSQLiOperator: OperatorDefinition = { create: detectSQLi, pure: false, effectsOnMatch: false, requiredBytes: null };

@@ -1,5 +1,7 @@
 // @detectXSS: libinjection's XSS detector.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { detectXSS as libinjectionXSS } from '../libinjection/index.js';
 
 export const detectXSS: OperatorFactory = () => (input) => libinjectionXSS(input);
+
+export const detectXSSOperator: OperatorDefinition = { create: detectXSS, pure: false, effectsOnMatch: false, requiredBytes: null };

@@ -4,7 +4,7 @@
 // The database (~50 MB resident) is loaded when the first rule using the operator is compiled.
 import { createRequire } from 'node:module';
 import ipaddr from 'ipaddr.js';
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 
 interface GeoRecord { country: string; name?: string; continent?: string }
 interface GeoDatabase { lookup(ip: string): GeoRecord | null }
@@ -30,3 +30,5 @@ export const geoLookup: OperatorFactory = () => {
     return true;
   };
 };
+
+export const geoLookupOperator: OperatorDefinition = { create: geoLookup, pure: false, effectsOnMatch: true, requiredBytes: null };

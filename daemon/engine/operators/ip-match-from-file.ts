@@ -2,7 +2,7 @@
 // the rule file's directory). Blank lines and '#' comments are skipped; other junk fails the load.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { IpSet } from './ip-set.js';
 
 export const ipMatchFromFile: OperatorFactory = (param, ctx) => {
@@ -28,3 +28,5 @@ export const ipMatchFromFile: OperatorFactory = (param, ctx) => {
   });
   return (input) => set.has(input);
 };
+
+export const ipMatchFromFileOperator: OperatorDefinition = { create: ipMatchFromFile, pure: false, effectsOnMatch: false, requiredBytes: null };

@@ -1,5 +1,5 @@
 // @ipMatch: the input is an address inside one of the comma-separated addresses / CIDR ranges.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { IpSet } from './ip-set.js';
 
 export const ipMatch: OperatorFactory = (param) => {
@@ -11,3 +11,5 @@ export const ipMatch: OperatorFactory = (param) => {
   if (set.size === 0) throw new Error("missing parameter for operator 'ipMatch'");
   return (input) => set.has(input);
 };
+
+export const ipMatchOperator: OperatorDefinition = { create: ipMatch, pure: false, effectsOnMatch: false, requiredBytes: null };

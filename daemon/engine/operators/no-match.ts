@@ -1,4 +1,6 @@
 // @noMatch: always false.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 
 export const noMatch: OperatorFactory = () => () => false;
+
+export const noMatchOperator: OperatorDefinition = { create: noMatch, pure: true, effectsOnMatch: false, requiredBytes: null };

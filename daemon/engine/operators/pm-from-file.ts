@@ -3,7 +3,7 @@
 // starting with '#' are skipped. Quirk kept from ModSecurity: a one-byte line is skipped too.
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { parsePmContent } from './pm-content.js';
 import { PhraseMatcher } from './phrase-matcher.js';
 import { phraseOperator } from './phrase-operator.js';
@@ -77,3 +77,5 @@ function phraseFromLine(line: string): string | null {
 function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
+
+export const pmFromFileOperator: OperatorDefinition = { create: pmFromFile, pure: false, effectsOnMatch: false, requiredBytes: null };

@@ -1,6 +1,6 @@
 // @pm: case-insensitive match of any of the space-separated phrases (|hex| and \ escapes as
 // ModSecurity parses them). With `capture`, TX.0 is the phrase that matched.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { parsePmContent } from './pm-content.js';
 import { PhraseMatcher } from './phrase-matcher.js';
 import { phraseOperator } from './phrase-operator.js';
@@ -13,3 +13,5 @@ export const pm: OperatorFactory = (param) => {
   const phrases = text.split(/[ \t\n\v\f\r]+/).filter((p) => p.length > 0);
   return phraseOperator(new PhraseMatcher(phrases));
 };
+
+export const pmOperator: OperatorDefinition = { create: pm, pure: true, effectsOnMatch: false, requiredBytes: null };

@@ -1,9 +1,11 @@
 // @rx: PCRE match (translated once at load, see ../regex/). With `capture`, TX.0 is the whole match
 // and TX.1..9 the groups; TX.0..9 are unset first, as ModSecurity does. A parameter with %{macros}
 // is expanded, passed through ModSecurity's log_escape_re() and compiled per distinct value.
-import type { OperatorEvaluate, OperatorFactory, OperatorRuntime } from './types.js';
+import type { OperatorDefinition, OperatorEvaluate, OperatorFactory, OperatorRuntime, RequiredBytes } from './types.js';
 import { compilePcre, pcreGroups, type PcreRegex } from '../regex/index.js';
 import { logEscapeRe } from './log-escape-re.js';
+import { parsePcre } from '../regex/parse.js';
+import { requiredBytes } from '../rules/required-bytes.js';
 
 const MACRO_CACHE_LIMIT = 64;
 
@@ -65,3 +67,11 @@ function matcher(re: PcreRegex): OperatorEvaluate {
     return true;
   };
 }
+
+/** The bytes every match needs one of, from the pattern parsed as `rx` compiles it (PCRE defaults:
+ *  DOTALL, no UTF mode, see ../regex/). */
+function pcreRequiredBytes(param: string): RequiredBytes {
+  return requiredBytes(parsePcre(param, { caseless: false, dotall: true, multiline: false, extended: false }).ast);
+}
+
+export const rxOperator: OperatorDefinition = { create: rx, pure: true, effectsOnMatch: false, requiredBytes: pcreRequiredBytes };

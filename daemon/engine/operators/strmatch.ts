@@ -1,5 +1,5 @@
 // @strmatch: case-sensitive substring search for one phrase (|hex| and escapes as in @pm).
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { parsePmContent } from './pm-content.js';
 
 export const strmatch: OperatorFactory = (param) => {
@@ -7,3 +7,5 @@ export const strmatch: OperatorFactory = (param) => {
   if (needle === null) throw new Error(`strmatch: invalid pattern "${param}"`);
   return (input) => input.includes(needle);
 };
+
+export const strmatchOperator: OperatorDefinition = { create: strmatch, pure: false, effectsOnMatch: false, requiredBytes: null };

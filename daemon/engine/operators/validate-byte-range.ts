@@ -1,7 +1,7 @@
 // @validateByteRange: matches when the input holds a byte outside the allowed list, e.g.
 // "1-255" or "9,10,13,32-126". Values are read with atoi() like ModSecurity; out-of-range values
 // and reversed ranges fail the load.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 import { atoi } from './c-atoi.js';
 
 export const validateByteRange: OperatorFactory = (param) => {
@@ -28,3 +28,5 @@ export const validateByteRange: OperatorFactory = (param) => {
     return false;
   };
 };
+
+export const validateByteRangeOperator: OperatorDefinition = { create: validateByteRange, pure: false, effectsOnMatch: false, requiredBytes: null };

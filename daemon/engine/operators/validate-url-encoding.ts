@@ -1,6 +1,6 @@
 // @validateUrlEncoding: matches when a '%' is not followed by two hex digits (including a '%' too
 // close to the end of the input).
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
@@ -11,3 +11,5 @@ export const validateUrlEncoding: OperatorFactory = () => (input) => {
   }
   return false;
 };
+
+export const validateUrlEncodingOperator: OperatorDefinition = { create: validateUrlEncoding, pure: false, effectsOnMatch: false, requiredBytes: null };

@@ -1,7 +1,7 @@
 // @validateUtf8Encoding: matches on the first invalid UTF-8 sequence: a missing or wrong
 // continuation byte, an invalid lead byte (80-BF, F8-FF), lead bytes F5-F7 (beyond U+10FFFF),
 // surrogates, or an overlong form.
-import type { OperatorFactory } from './types.js';
+import type { OperatorDefinition, OperatorFactory } from './types.js';
 
 export const validateUtf8Encoding: OperatorFactory = () => (input) => {
   const n = input.length;
@@ -36,3 +36,5 @@ export const validateUtf8Encoding: OperatorFactory = () => (input) => {
 function isContinuation(s: string, k: number): boolean {
   return k < s.length && (s.charCodeAt(k) & 0xc0) === 0x80;
 }
+
+export const validateUtf8EncodingOperator: OperatorDefinition = { create: validateUtf8Encoding, pure: false, effectsOnMatch: false, requiredBytes: null };

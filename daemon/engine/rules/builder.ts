@@ -9,8 +9,8 @@ import { compileOperator } from './compile-operator.js';
 import { TransformTrie } from './transform-chain.js';
 import { defaultEngineSettings, type EngineSettings, type RuleSet } from './rule-set.js';
 import type { ActionCompileContext } from '../actions/action.js';
-import type { OperatorFactory } from '../operators/types.js';
-import type { Transformation } from '../transformations/types.js';
+import type { OperatorDefinition } from '../operators/types.js';
+import type { TransformationDefinition } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { isSkipGate } from './skip-gates.js';
@@ -19,13 +19,13 @@ import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
 import { assignMissGroups, assignMissRuns } from './miss-groups.js';
 import { MissSummaries } from './miss-summaries.js';
-import { assignRxGates } from './rx-gates.js';
+import { assignByteGates } from './gate-assignment.js';
 import { foldInitRules } from './init-fold.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
 
 export interface Registries {
-  operators: ReadonlyMap<string, OperatorFactory>;
-  transformations: ReadonlyMap<string, Transformation>;
+  operators: ReadonlyMap<string, OperatorDefinition>;
+  transformations: ReadonlyMap<string, TransformationDefinition>;
 }
 
 interface DefaultAction {
@@ -150,7 +150,7 @@ export class RuleSetBuilder {
     if (this.pendingChain) throw new SecLangError(this.pendingChain.location, 'chain has no following rule');
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
-    assignRxGates(this.rules, this.registries.operators);
+    assignByteGates(this.rules);
     const missGroups = assignMissGroups(this.rules);
     for (const rule of this.rules) {
       rule.evaluate = rule.operator?.evaluate;

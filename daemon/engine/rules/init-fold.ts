@@ -8,7 +8,7 @@
 //
 // Exact, not approximate. A rule is folded only when:
 // - its inputs are constant: no targets (SecAction), or only `TX:name` / `&TX:name` by exact name,
-//   without exclusions; an operator without macros, from the pure ones below; every setvar on TX
+//   without exclusions; an operator without macros whose registry entry says it is `pure`; every setvar on TX
 //   with a constant name and a value whose macros read TX only;
 // - every action is one that only writes the transaction (so running it on the scratch one is
 //   harmless): no initcol, exec, setenv, ctl...;
@@ -31,8 +31,6 @@ import { Transaction } from '../transaction.js';
 import { evaluateStarter } from './evaluate.js';
 import { InMemoryCollectionStore } from '../collections/persistent-store.js';
 
-/** Operators whose answer depends on their input and parameter alone, with no side effect. */
-const PURE_OPERATORS = new Set(['eq', 'ge', 'gt', 'le', 'lt', 'streq', 'within', 'contains', 'containsword', 'beginswith', 'endswith', 'rx', 'pm', 'unconditionalmatch', 'nomatch']);
 /** Actions that only describe the rule or write the transaction's own fields. */
 const DESCRIPTIVE = new Set(['id', 'phase', 't', 'msg', 'logdata', 'tag', 'ver', 'rev', 'maturity', 'accuracy', 'severity', 'log', 'nolog', 'auditlog', 'noauditlog', 'pass', 'status']);
 /** Besides those, a folded rule may deny, block or drop (it must not match then: see below). */
@@ -57,7 +55,7 @@ function isTxOnlySetvar(param: string | undefined): boolean {
 }
 
 function hasMacro(rule: Rule): boolean {
-  return rule.actionTexts.some((a) => a.param?.includes('%{')) || (rule.operator?.param.includes('%{') ?? false);
+  return rule.actionTexts.some((a) => a.param?.includes('%{')) || (rule.operator?.readsMacros ?? false);
 }
 
 /** Neither reads nor writes TX, cannot skip or remove rules, passes: may stay before folded rules. */
@@ -77,7 +75,7 @@ function isInert(rule: Rule): boolean {
 function isCandidate(rule: Rule): boolean {
   if (rule.chained || rule.exclusions.length > 0) return false;
   const op = rule.operator;
-  if (op !== undefined && (!PURE_OPERATORS.has(op.name) || op.param.includes('%{'))) return false;
+  if (op !== undefined && (!op.definition.pure || op.readsMacros)) return false;
   if (!rule.targets.every((t) => t.variable.name === 'TX' && t.keyLower !== undefined && t.keyRegex === undefined && t.expression === undefined)) return false;
   return rule.actionTexts.every(({ name, param }) => {
     const n = name.toLowerCase();

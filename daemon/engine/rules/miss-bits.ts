@@ -13,18 +13,17 @@
 // hit on the value, which for benign traffic is the common case (CRS's protocol checks such as
 // 920100 on REQUEST_LINE and 920600 on Accept are negated). A match may have side effects
 // (captures, GEO), so a negated rule gets a bit only when its operator has none: no `capture`,
-// and not @geoLookup (sets GEO) or @rbl (asks the network).
+// and no `effectsOnMatch` on the operator's registry entry (@geoLookup sets GEO, @rbl asks the
+// network).
 import type { Rule } from './rule.js';
-
-const SIDE_EFFECTS_ON_MATCH = new Set(['geolookup', 'rbl']);
 
 /** Gives each rule that may remember misses a bit (`missBit`); returns the words a bit set needs. */
 export function assignMissBits(rules: readonly Rule[]): number {
   let bits = 0;
   for (const rule of rules) {
     const op = rule.operator;
-    const remembers = op !== undefined && !op.param.includes('%{')
-      && (!op.negated || (!rule.capture && !SIDE_EFFECTS_ON_MATCH.has(op.name)));
+    const remembers = op !== undefined && !op.readsMacros
+      && (!op.negated || (!rule.capture && !op.definition.effectsOnMatch));
     rule.missBit = remembers ? bits++ : -1;
   }
   return (bits + 31) >> 5;

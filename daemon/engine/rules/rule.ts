@@ -2,7 +2,7 @@
 // (actions write into it), frozen in use: nothing here is created per request.
 import type { CompiledTarget, TargetExclusion } from '../variables/targets.js';
 import type { Macro } from '../macros/macro.js';
-import type { OperatorEvaluate } from '../operators/types.js';
+import type { OperatorDefinition, OperatorEvaluate } from '../operators/types.js';
 import type { TransformStep } from './transform-chain.js';
 import type { Effect } from './effect.js';
 import type { SourceLocation } from '../seclang/errors.js';
@@ -25,6 +25,10 @@ export interface CompiledOperator {
   param: string;
   negated: boolean;
   evaluate: OperatorEvaluate;
+  /** The registry entry it came from: what the speed layers may assume about the operator. */
+  definition: OperatorDefinition;
+  /** The parameter has %{macros}: the operator's answer may change as the transaction does. */
+  readsMacros: boolean;
 }
 
 export class Rule {

@@ -4,13 +4,12 @@
 // longer chain reuses the shorter chain's result instead of decoding again.
 //
 // Most steps have nothing to do for most values (a decoder on a value without escapes). Two
-// things make that cheap without a per-input cache: each transformation with known trigger
-// bytes (transformations/trigger-bytes.ts) gets a bit, and a value's byte classes (one pass over
+// things make that cheap without a per-input cache: each transformation whose registry entry
+// has trigger bytes (transformations/types.ts) gets a bit, and a value's byte classes (one pass over
 // its bytes, once per value) say which of them could change it; and when a chain's prefix left
 // the value as it was, the step's result is the same transformation applied alone (`alone`),
 // cached once per value however many chains end in it.
-import type { Transformation } from '../transformations/types.js';
-import { triggerBytes } from '../transformations/trigger-bytes.js';
+import type { Transformation, TransformationDefinition } from '../transformations/types.js';
 import type { VarEntry } from '../collections/keyed-list.js';
 
 export interface TransformStep {
@@ -41,19 +40,19 @@ export class TransformTrie {
   }
 
   /** The step reached by applying `name` after `parent`. */
-  step(parent: TransformStep | undefined, name: string, fn: Transformation): TransformStep {
+  step(parent: TransformStep | undefined, name: string, definition: TransformationDefinition): TransformStep {
     const key = `${parent?.id ?? -1}\u0000${name}`;
     const found = this.children.get(key);
     if (found) return found;
-    const alone = parent === undefined ? undefined : this.step(undefined, name, fn);
+    const alone = parent === undefined ? undefined : this.step(undefined, name, definition);
     const path: TransformStep[] = parent ? [...parent.path] : [];
     const created = {
       id: this.steps.length,
       name,
-      fn,
+      fn: definition.apply,
       parent,
       path,
-      triggerBit: alone?.triggerBit ?? this.triggerBit(fn),
+      triggerBit: alone?.triggerBit ?? this.triggerBit(definition.triggerBytes),
       alone: alone as TransformStep,
     };
     created.alone ??= created;
@@ -63,9 +62,8 @@ export class TransformTrie {
     return created;
   }
 
-  private triggerBit(fn: Transformation): number {
-    const bytes = triggerBytes.get(fn);
-    if (bytes === undefined) return 0;
+  private triggerBit(bytes: string | null): number {
+    if (bytes === null) return 0;
     let bit = this.bitsByTriggers.get(bytes);
     if (bit === undefined) {
       if (this.bitsByTriggers.size >= MAX_BITS) return 0;

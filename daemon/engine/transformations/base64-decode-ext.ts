@@ -1,7 +1,7 @@
 // t:base64DecodeExt: ModSecurity's decode_base64_ext(): skips bytes outside the alphabet, tolerates
 // padding anywhere, but yields nothing when a lone '=' follows exactly one character of a quantum.
 // Stops at NUL (C string).
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { fromCodes, scratch } from './byte-string.js';
 
 const REVERSE = new Int8Array(256).fill(-2);
@@ -29,3 +29,5 @@ export const base64DecodeExt: Transformation = (input) => {
   }
   return fromCodes(out, j);
 };
+
+export const base64DecodeExtTransformation: TransformationDefinition = { apply: base64DecodeExt, triggerBytes: null };

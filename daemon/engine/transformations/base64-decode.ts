@@ -3,7 +3,7 @@
 // A final group of 2 or 3 characters gives 1 or 2 bytes and a lone final character is ignored.
 // Node's native decoder does the same with an unpadded run: long runs go to it, short ones are
 // decoded here (cheaper than the native call's fixed cost).
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { fromCodes, scratch } from './byte-string.js';
 
 const SIX = new Int8Array(256).fill(64);
@@ -30,3 +30,5 @@ export const base64Decode: Transformation = (input) => {
   if (left > 3) out[o++] = (c << 6) | d;
   return fromCodes(out, o);
 };
+
+export const base64DecodeTransformation: TransformationDefinition = { apply: base64Decode, triggerBytes: null };

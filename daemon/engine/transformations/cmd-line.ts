@@ -1,9 +1,10 @@
 // t:cmdLine: ModSecurity's command-line normaliser: deletes " ' \ ^, turns runs of space , ; \t \r \n
 // into one space, drops a space before '/' or '(', lower-cases the rest. It walks a C string, so it
 // stops at the first NUL.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { toLower } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
+import { UPPER } from './byte-ranges.js';
 
 // Anything cmdLine would change: a deleted or separator byte, an upper-case letter, a NUL, or a
 // space that is doubled or stands before '/' or '('.
@@ -39,3 +40,5 @@ export const cmdLine: Transformation = (input) => {
   }
   return fromCodes(out, d);
 };
+
+export const cmdLineTransformation: TransformationDefinition = { apply: cmdLine, triggerBytes: `\0"'\\^,;\t\r\n ${UPPER}` };

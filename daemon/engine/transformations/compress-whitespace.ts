@@ -1,6 +1,7 @@
 // t:compressWhitespace: each run of isspace() bytes or NBSP (0xa0) becomes one space.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isSpace } from './c-ctype.js';
+import { SPACE } from './byte-ranges.js';
 
 export const compressWhitespace: Transformation = (input) => {
   const n = input.length;
@@ -29,3 +30,6 @@ export const compressWhitespace: Transformation = (input) => {
 function isBlank(c: number): boolean {
   return isSpace(c) || c === 0xa0;
 }
+
+// A single plain space between other bytes stays, but a space is the cheapest sound trigger.
+export const compressWhitespaceTransformation: TransformationDefinition = { apply: compressWhitespace, triggerBytes: SPACE + '\xa0' };

@@ -1,7 +1,7 @@
 // t:cssDecode: ModSecurity's css_decode_inplace(): \ + 1-6 hex digits keeps the last byte (with the
 // full-width ASCII fold for FFxx), one whitespace after a hex escape is eaten, "\<newline>" vanishes,
 // "\c" -> "c", and a trailing backslash is dropped.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { hexNibble, isSpace, isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -37,3 +37,5 @@ export const cssDecode: Transformation = (input) => {
 function isF(c: number): boolean {
   return (c | 0x20) === 0x66;
 }
+
+export const cssDecodeTransformation: TransformationDefinition = { apply: cssDecode, triggerBytes: '\\' };

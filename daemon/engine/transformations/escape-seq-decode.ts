@@ -1,6 +1,6 @@
 // t:escapeSeqDecode: ModSecurity's ansi_c_sequences_decode_inplace(): ANSI C escapes \a \b \f \n \r
 // \t \v \\ \? \' \" \xHH \OOO (octal, truncated to a byte); any other "\c" becomes "c".
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -40,3 +40,5 @@ export const escapeSeqDecode: Transformation = (input) => {
   }
   return fromCodes(out, d);
 };
+
+export const escapeSeqDecodeTransformation: TransformationDefinition = { apply: escapeSeqDecode, triggerBytes: '\\' };

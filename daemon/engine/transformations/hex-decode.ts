@@ -1,6 +1,6 @@
 // t:hexDecode: ModSecurity's hex2bytes_inplace(): pairs are decoded without validation (x2c on any
 // bytes), and an odd last byte is dropped.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -11,3 +11,5 @@ export const hexDecode: Transformation = (input) => {
   for (let i = 0; i + 2 <= n; i += 2) out[j++] = x2c(input.charCodeAt(i), input.charCodeAt(i + 1));
   return fromCodes(out, j);
 };
+
+export const hexDecodeTransformation: TransformationDefinition = { apply: hexDecode, triggerBytes: null };

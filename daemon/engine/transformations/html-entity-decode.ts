@@ -1,7 +1,7 @@
 // t:htmlEntityDecode: ModSecurity's html_entities_decode_inplace(): &#DDD; and &#xHH; (semicolon
 // optional, value truncated to a byte) and only five named entities: quot amp lt gt nbsp. Text
 // between entities is copied as slices; anything that is not a decodable entity stays as it was.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isAlnum, isDigit, isXDigit, strtolByte } from './c-ctype.js';
 
 const NAMED: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', nbsp: '\xa0' };
@@ -52,3 +52,5 @@ function decodeAt(s: string, i: number, n: number): { text: string; end: number 
   if (text === undefined) return null;
   return { text, end: j < n && s.charCodeAt(j) === 0x3b ? j + 1 : j };
 }
+
+export const htmlEntityDecodeTransformation: TransformationDefinition = { apply: htmlEntityDecode, triggerBytes: '&' };

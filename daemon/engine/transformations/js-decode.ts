@@ -1,6 +1,6 @@
 // t:jsDecode: ModSecurity's js_decode_nonstrict_inplace(): \uHHHH (low byte, full-width ASCII
 // folded), \xHH, \OOO (at most one byte), \a \b \f \n \r \t \v, and "\c" -> "c" for anything else.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -41,3 +41,5 @@ export const jsDecode: Transformation = (input) => {
   }
   return fromCodes(out, d);
 };
+
+export const jsDecodeTransformation: TransformationDefinition = { apply: jsDecode, triggerBytes: '\\' };

@@ -1,7 +1,8 @@
 // t:lowercase: C tolower() on every byte, so only A-Z change (never Latin-1 letters).
 // String#toLowerCase is native and length-preserving on byte strings; it agrees with tolower()
 // everywhere except Latin-1 capitals (common: 0xC3 leads every UTF-8 é, ü, ...), which are put back.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
+import { UPPER } from './byte-ranges.js';
 
 const LATIN1_UPPER = /[\xc0-\xd6\xd8-\xde]/;
 const LATIN1_UPPER_RUNS = /[\xc0-\xd6\xd8-\xde]+/g;
@@ -18,3 +19,5 @@ export const lowercase: Transformation = (input) => {
   }
   return out + lower.slice(from);
 };
+
+export const lowercaseTransformation: TransformationDefinition = { apply: lowercase, triggerBytes: UPPER };

@@ -1,7 +1,7 @@
 // t:normalizePath / t:normalisePath and the Win variants: ModSecurity's normalize_path_inplace(),
 // ported step for step because its edge cases (leading "../" kept on relative paths, "//" collapsed,
 // a trailing "/" kept only if the input had one) are what rules are written against.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { fromCodes, toCodes } from './byte-string.js';
 
 const SLASH = 0x2f, BACKSLASH = 0x5c, DOT = 0x2e;
@@ -67,3 +67,6 @@ export function normalizePathBytes(input: string, win: boolean): string {
 }
 
 export const normalizePath: Transformation = (input) => normalizePathBytes(input, false);
+
+// "//", "./", "/.", a leading or trailing '.': each needs '/' or '.'.
+export const normalizePathTransformation: TransformationDefinition = { apply: normalizePath, triggerBytes: '/.' };

@@ -1,5 +1,5 @@
 // t:removeCommentsChar: deletes the comment markers themselves: /*  */  <!--  -->  --  #
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 
 const MARKERS = /\/\*|\*\/|<!--|-->|--|#/g;
 
@@ -7,3 +7,6 @@ export const removeCommentsChar: Transformation = (input) => {
   MARKERS.lastIndex = 0;
   return MARKERS.test(input) ? input.replace(MARKERS, '') : input;
 };
+
+// Comments start with "/*", "<!--", "--" or "#": each needs '*', '-' or '#'.
+export const removeCommentsCharTransformation: TransformationDefinition = { apply: removeCommentsChar, triggerBytes: '*-#' };

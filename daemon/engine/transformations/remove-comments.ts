@@ -2,7 +2,7 @@
 // becomes a single space), and cuts everything from "--" or "#" on. Quirk kept: the byte right after a
 // comment's end is copied unexamined, and when the comment ends the input that byte is the C string's
 // terminating NUL, which lands in the output.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { fromCodes, scratch } from './byte-string.js';
 
 export const removeComments: Transformation = (input) => {
@@ -37,3 +37,6 @@ export const removeComments: Transformation = (input) => {
 function byteAt(s: string, k: number): number {
   return k < s.length ? s.charCodeAt(k) : 0;
 }
+
+// Comments start with "/*", "<!--", "--" or "#": each needs '*', '-' or '#'.
+export const removeCommentsTransformation: TransformationDefinition = { apply: removeComments, triggerBytes: '*-#' };

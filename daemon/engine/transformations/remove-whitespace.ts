@@ -1,6 +1,7 @@
 // t:removeWhitespace: removes isspace() bytes and NBSP (0xa0).
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isSpace } from './c-ctype.js';
+import { SPACE } from './byte-ranges.js';
 
 export const removeWhitespace: Transformation = (input) => {
   const parts: string[] = [];
@@ -16,3 +17,5 @@ export const removeWhitespace: Transformation = (input) => {
   parts.push(input.slice(start));
   return parts.join('');
 };
+
+export const removeWhitespaceTransformation: TransformationDefinition = { apply: removeWhitespace, triggerBytes: SPACE + '\xa0' };

@@ -1,5 +1,5 @@
 // t:replaceComments: each /* ... */ becomes one space; an unterminated comment becomes one space too.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 
 export const replaceComments: Transformation = (input) => {
   let start = input.indexOf('/*');
@@ -17,3 +17,5 @@ export const replaceComments: Transformation = (input) => {
   parts.push(input.slice(from));
   return parts.join('');
 };
+
+export const replaceCommentsTransformation: TransformationDefinition = { apply: replaceComments, triggerBytes: '*' };

@@ -1,6 +1,6 @@
 // t:sqlHexDecode: ModSecurity's sql_hex2bytes_inplace(): each 0x followed by pairs of hex digits is
 // decoded pair by pair ("0x" without two digits stays). It walks a C string: a NUL ends the output.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -27,3 +27,6 @@ export const sqlHexDecode: Transformation = (input) => {
 function byteAt(s: string, k: number): number {
   return k < s.length ? s.charCodeAt(k) : 0;
 }
+
+// Only "0x"/"0X" followed by hex digits is decoded; a NUL ends the C string.
+export const sqlHexDecodeTransformation: TransformationDefinition = { apply: sqlHexDecode, triggerBytes: '\0xX' };

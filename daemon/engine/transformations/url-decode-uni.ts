@@ -1,7 +1,7 @@
 // t:urlDecodeUni: urlDecode plus IIS's %uXXXX. Without a SecUnicodeMapFile, ModSecurity keeps only
 // the low byte of the code point, adding 0x20 for full-width ASCII (U+FF01..U+FF5E). An invalid or
 // truncated %u keeps both '%' and 'u'.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -42,3 +42,5 @@ export const urlDecodeUni: Transformation = (input) => {
   }
   return fromCodes(out, d);
 };
+
+export const urlDecodeUniTransformation: TransformationDefinition = { apply: urlDecodeUni, triggerBytes: '%+' };

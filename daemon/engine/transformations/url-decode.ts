@@ -1,6 +1,6 @@
 // t:urlDecode: ModSecurity's urldecode_nonstrict_inplace_ex(): '+' -> space, valid %xx -> byte, and an
 // invalid or truncated '%' is kept as it is.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 import { isXDigit, x2c } from './c-ctype.js';
 import { fromCodes, scratch } from './byte-string.js';
 
@@ -24,3 +24,5 @@ export const urlDecode: Transformation = (input) => {
   }
   return fromCodes(out, d);
 };
+
+export const urlDecodeTransformation: TransformationDefinition = { apply: urlDecode, triggerBytes: '%+' };

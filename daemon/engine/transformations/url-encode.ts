@@ -1,5 +1,5 @@
 // t:urlEncode: ModSecurity's url_encode(): space -> '+', keeps [A-Za-z0-9*], %xx (lower-case) otherwise.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
 
 const KEEP = new Uint8Array(256);
 for (let c = 0; c < 256; c++) KEEP[c] = c === 42 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
@@ -18,3 +18,5 @@ export const urlEncode: Transformation = (input) => {
   }
   return parts.join('');
 };
+
+export const urlEncodeTransformation: TransformationDefinition = { apply: urlEncode, triggerBytes: null };

@@ -3,7 +3,8 @@
 // bytes are wrong is dropped with nothing in its place; overlong forms and surrogates are converted
 // and then followed by their raw lead byte; lead bytes F5-F7 are echoed before their conversion;
 // stray bytes 80-BF and F8-FF pass through; NULs are dropped.
-import type { Transformation } from './types.js';
+import type { Transformation, TransformationDefinition } from './types.js';
+import { HIGH } from './byte-ranges.js';
 
 const WORK = /[\x00\x80-\xff]/;
 
@@ -49,3 +50,5 @@ function byteAt(s: string, k: number): number {
 function isContinuation(s: string, k: number): boolean {
   return (byteAt(s, k) & 0xc0) === 0x80;
 }
+
+export const utf8toUnicodeTransformation: TransformationDefinition = { apply: utf8toUnicode, triggerBytes: '\0' + HIGH };

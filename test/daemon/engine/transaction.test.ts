@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Waf } from '../../../daemon/engine/waf.js';
-import { testRegistries } from './helpers/test-registries.js';
+import { testOperator, testRegistries } from './helpers/test-registries.js';
 import { request } from './helpers/request.js';
 
 function waf(text: string): Waf {
@@ -169,10 +169,10 @@ describe('GEO', () => {
       ...testRegistries,
       operators: new Map([
         ...testRegistries.operators,
-        ['geolookup', () => (input: string, runtime: { setGeo?(f: Record<string, string>): void }) => {
+        ['geolookup', testOperator(() => (input, runtime) => {
           runtime.setGeo?.({ COUNTRY_CODE: input === '192.0.2.7' ? 'XX' : 'YY' });
           return true;
-        }],
+        }, { pure: false, effectsOnMatch: true })],
       ]),
     } as typeof testRegistries;
     const w = Waf.load([{ text: `SecRuleEngine DetectionOnly

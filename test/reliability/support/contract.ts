@@ -1,16 +1,9 @@
 // The documented answers, as checks: each returns null when a response is one the contract allows,
 // or what is wrong with it. Management API and admin socket: the envelope of spec 2.1 with a code
-// from shared/errors.ts at its own status (plus the vulndb codes ROUTES.md lists). Ingestion: the
+// from shared/errors.ts at its own status (the vulndb codes included). Ingestion: the
 // shapes of spec section 4. A 5xx is never allowed here: the storage-failure 500 is tested apart.
 import { ERRORS, isErrorCode } from '../../../shared/errors.js';
 import type { RawResponse } from './raw-http.js';
-
-/** Admin-socket vulndb codes (daemon/admin/ROUTES.md), outside the shared table; 5xx ones left out on purpose.
- *  invalid_source is 422 on import and 409 on refresh with no URL configured, as ROUTES.md says. */
-const VULNDB_CODES: Record<string, number[]> = {
-  invalid_source: [422, 409], not_json_object: [422], invalid_json: [422], truncated: [422], record_too_large: [422], no_valid_records: [422],
-  import_in_progress: [409],
-};
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +11,7 @@ function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function envelopeProblem(res: RawResponse, extraCodes: Record<string, number[]>): string | null {
+function envelopeProblem(res: RawResponse): string | null {
   if (res.status >= 500) return `status ${res.status}`;
   if (!isObject(res.json)) return `body is not a JSON object: ${res.body.subarray(0, 120).toString()}`;
   const body = res.json;
@@ -26,18 +19,17 @@ function envelopeProblem(res: RawResponse, extraCodes: Record<string, number[]>)
   if (body.success !== false) return 'an error without success: false';
   if (typeof body.message !== 'string' || body.message === '') return 'an error without a message';
   const code = body.error;
-  const expected = isErrorCode(code) ? [ERRORS[code].status] : typeof code === 'string' && Object.hasOwn(extraCodes, code) ? extraCodes[code] : undefined;
-  if (expected === undefined) return `unknown error code ${JSON.stringify(code)}`;
-  if (!expected.includes(res.status)) return `code ${String(code)} answered with ${res.status}, the table says ${expected.join(' or ')}`;
+  if (!isErrorCode(code)) return `unknown error code ${JSON.stringify(code)}`;
+  if (ERRORS[code].status !== res.status) return `code ${code} answered with ${res.status}, the table says ${ERRORS[code].status}`;
   return null;
 }
 
 export function managementProblem(res: RawResponse): string | null {
-  return envelopeProblem(res, {});
+  return envelopeProblem(res);
 }
 
 export function adminProblem(res: RawResponse): string | null {
-  return envelopeProblem(res, VULNDB_CODES);
+  return envelopeProblem(res);
 }
 
 /** Ingestion answers (spec 4); paths and methods no route serves are answered in the envelope. */
@@ -45,7 +37,7 @@ export function ingestProblem(res: RawResponse): string | null {
   if (res.status >= 500) return `status ${res.status}`;
   if (!isObject(res.json)) return `body is not a JSON object: ${res.body.subarray(0, 120).toString()}`;
   const body = res.json;
-  if (res.status === 404 || res.status === 405) return envelopeProblem(res, {});
+  if (res.status === 404 || res.status === 405) return envelopeProblem(res);
   if (typeof body.message !== 'string') return 'no message';
   switch (res.status) {
     case 200:

@@ -151,10 +151,10 @@ describe('vulndb refresh', () => {
     next_at: '2026-11-22T07:00:00.000Z',
   };
 
-  it('no refresh URL configured: invalid_source, exit 1, with the import hint', async () => {
+  it('no refresh URL configured: refresh_not_configured, exit 1, with the import hint', async () => {
     const h = harness();
     expect(await runCli(['vulndb', 'refresh'], h.deps)).toBe(1);
-    expect(h.io.err()).toMatch(/^error: invalid_source: no refresh URL is configured.*\nhint: import from a URL instead/);
+    expect(h.io.err()).toMatch(/^error: refresh_not_configured: no refresh URL is configured.*\nhint: import from a URL instead/);
   });
 
   it('an unchanged feed: status with the refresh fields, exit 0', async () => {

@@ -1,7 +1,7 @@
 // `@counted needle`: @contains that records every input it is called with, for tests that count
 // operator runs (miss bits within a transaction, the miss memo across transactions).
 import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
-import { testRegistries } from './test-registries.js';
+import { testOperator, testRegistries } from './test-registries.js';
 
 export function counting(): { calls: string[]; registries: typeof testRegistries } {
   const calls: string[] = [];
@@ -13,6 +13,6 @@ export function counting(): { calls: string[]; registries: typeof testRegistries
     return true;
   };
   const operators = new Map(testRegistries.operators);
-  operators.set('counted', contains);
+  operators.set('counted', testOperator(contains));
   return { calls, registries: { ...testRegistries, operators } };
 }

@@ -21,7 +21,7 @@ export function crsPayloads(maxLength = 600): string[] {
       for (const t of doc?.tests ?? []) for (const s of t.stages ?? []) visit(s.stage?.input);
     }
   }
-  const urlDecodeUni = transformations.get('urldecodeuni')!;
+  const urlDecodeUni = transformations.get('urldecodeuni')!.apply;
   const out = new Set<string>();
   for (const v of values) {
     if (v.length === 0 || v.length > maxLength) continue;

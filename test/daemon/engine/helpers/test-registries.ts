@@ -1,9 +1,20 @@
 // Tiny stand-ins for the operator, transformation and body-processor registries, for the
 // engine-core unit tests only (the real ones are tested in their own folders).
 import type { EngineRegistries } from '../../../../daemon/engine/registries.js';
-import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
-import type { Transformation } from '../../../../daemon/engine/transformations/types.js';
+import type { OperatorDefinition, OperatorFactory } from '../../../../daemon/engine/operators/types.js';
+import type { Transformation, TransformationDefinition } from '../../../../daemon/engine/transformations/types.js';
 import type { BodyProcessor } from '../../../../daemon/engine/body-processors/types.js';
+
+/** A registry entry for a stand-in operator: pure (so init-fold may run it), no effects on a
+ *  match, no byte gate, unless the test says otherwise. */
+export function testOperator(create: OperatorFactory, properties: Partial<Omit<OperatorDefinition, 'create'>> = {}): OperatorDefinition {
+  return { create, pure: true, effectsOnMatch: false, requiredBytes: null, ...properties };
+}
+
+/** A registry entry for a stand-in transformation: no trigger bytes, so it always runs. */
+function testTransformation(apply: Transformation): TransformationDefinition {
+  return { apply, triggerBytes: null };
+}
 
 const operators = new Map<string, OperatorFactory>([
   ['rx', (param) => {
@@ -44,7 +55,7 @@ const urlencoded: BodyProcessor = (body) => ({
 });
 
 export const testRegistries: EngineRegistries = {
-  operators,
-  transformations,
+  operators: new Map([...operators].map(([name, create]) => [name, testOperator(create)])),
+  transformations: new Map([...transformations].map(([name, apply]) => [name, testTransformation(apply)])),
   bodyProcessors: new Map([['URLENCODED', urlencoded]]),
 };

@@ -10,7 +10,7 @@ import { Sightings } from '../../../../daemon/engine/rules/sightings.js';
 import { EngineBudgetExceeded } from '../../../../daemon/engine/budget/time-budget.js';
 import type { OperatorFactory } from '../../../../daemon/engine/operators/types.js';
 import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.js';
-import { testRegistries } from '../helpers/test-registries.js';
+import { testOperator, testRegistries } from '../helpers/test-registries.js';
 import { request } from '../helpers/request.js';
 import { counting } from '../helpers/counting-operator.js';
 import { assignMissRuns } from '../../../../daemon/engine/rules/miss-groups.js';
@@ -135,7 +135,7 @@ SecRule ARGS "@counted 7" "id:2,phase:1,pass,log"`, registries, { limit: 8, byte
       return false;
     };
     const operators = new Map(testRegistries.operators);
-    operators.set('slowmiss', slowMiss);
+    operators.set('slowmiss', testOperator(slowMiss, { pure: false }));
     const waf = Waf.load([{ text: `SecRuleEngine DetectionOnly
 SecRule ARGS "@slowmiss x" "id:1,phase:1,pass,log"
 SecRule ARGS "@contains ell" "id:2,phase:1,pass,log"` }], { registries: { ...testRegistries, operators } });

@@ -22,7 +22,7 @@ function byteEscape(bytes: string): string {
 }
 
 function applyChain(names: readonly string[], input: string): string {
-  return names.reduce((v, name) => transformations.get(name)!(v), input);
+  return names.reduce((v, name) => transformations.get(name)!.apply(v), input);
 }
 
 describe('transformation chains through the cache', () => {

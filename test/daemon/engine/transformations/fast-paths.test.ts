@@ -28,14 +28,14 @@ const bytes = (alphabet: string[]) => fc.string({ unit: fc.constantFrom(...alpha
 
 describe('transformation fast paths', () => {
   it('cmdLine equals the C loop', () => {
-    const cmdLine = transformations.get('cmdline')!;
+    const cmdLine = transformations.get('cmdline')!.apply;
     fc.assert(fc.property(bytes(['a', 'B', ' ', ' ', '/', '(', ',', ';', '\t', '"', '\\', '^', '\0', 'x', '\xc9']), (s) => {
       expect(cmdLine(s)).toBe(cmdLineReference(s));
     }), { numRuns: 2000 });
   });
   it('lowercase and uppercase touch ASCII letters only', () => {
-    const lower = transformations.get('lowercase')!;
-    const upper = transformations.get('uppercase')!;
+    const lower = transformations.get('lowercase')!.apply;
+    const upper = transformations.get('uppercase')!.apply;
     fc.assert(fc.property(bytes(['a', 'Z', '\xc0', '\xe0', '\xb5', '\xdf', '\xff', '1']), (s) => {
       expect(lower(s)).toBe(s.replace(/[A-Z]/g, (c) => c.toLowerCase()));
       expect(upper(s)).toBe(s.replace(/[a-z]/g, (c) => c.toUpperCase()));
@@ -44,7 +44,7 @@ describe('transformation fast paths', () => {
   it('decoders return their input unchanged when it holds no trigger byte', () => {
     const plain = bytes(['a', 'Z', ' ', '/', '.', '-', '1']);
     for (const name of ['urldecode', 'urldecodeuni', 'htmlentitydecode', 'jsdecode', 'cssdecode', 'escapeseqdecode', 'utf8tounicode', 'removenulls', 'replacecomments']) {
-      const fn = transformations.get(name)!;
+      const fn = transformations.get(name)!.apply;
       fc.assert(fc.property(plain, (s) => { expect(fn(s), name).toBe(s); }), { numRuns: 200 });
     }
   });
@@ -72,7 +72,7 @@ describe('base64Decode, short (own loop) and long (native) runs', () => {
   it('equals APR on random inputs', () => {
     const b64 = fc.string({ unit: fc.constantFrom(...'AQgw+/zZ09=x\0 \xff'.split('')), maxLength: 40 });
     const long = fc.string({ unit: fc.constantFrom(...'AQgw+/zZ09'.split('')), minLength: 250, maxLength: 300 });
-    const base64Decode = transformations.get('base64decode')!;
+    const base64Decode = transformations.get('base64decode')!.apply;
     fc.assert(fc.property(b64, (s) => { expect(base64Decode(s)).toBe(aprBase64Decode(s)); }), { numRuns: 3000 });
     fc.assert(fc.property(long, b64, (a, b) => { expect(base64Decode(a + b)).toBe(aprBase64Decode(a + b)); }), { numRuns: 500 });
   });

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installEnvelope } from '../../../daemon/api/envelope.js';
-import { vulndbAdminRoutes } from '../../../daemon/vulndb/admin-routes.js';
+import { vulndbAdminRoutes } from '../../../daemon/admin/routes/vulndb.js';
 import { VulnDb } from '../../../daemon/vulndb/vulndb.js';
 import { VulnCheckResponseSchema, VulnDbImportResultSchema, VulnDbStatusSchema } from '../../../shared/schemas/vulndb.js';
-import { ID, SAMPLE_FEED } from './helpers.js';
+import { ID, SAMPLE_FEED } from '../vulndb/helpers.js';
 
 let dir: string;
 let db: VulnDb;
@@ -117,7 +117,7 @@ describe('vulndb admin routes', () => {
   });
 
   it('refreshes on demand only when a refresh URL is configured', async () => {
-    expect(await call('POST', '/admin/vulndb/refresh')).toMatchObject({ status: 409 });
+    expect(await call('POST', '/admin/vulndb/refresh')).toMatchObject({ status: 409, body: { success: false, error: 'refresh_not_configured' } });
     db.startRefresh({ url: feedUrl, intervalMs: 3_600_000 });
     const res = await call('POST', '/admin/vulndb/refresh');
     expect(res.status).toBe(200);
