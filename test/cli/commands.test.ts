@@ -61,6 +61,17 @@ describe('no daemon', () => {
 });
 
 describe('site', () => {
+  it('add where the login profile cannot be written: the site is added and its key printed, then login_not_saved with a hint', async () => {
+    const h = harness();
+    h.deps.profiles.save = async () => { throw Object.assign(new Error("EACCES: permission denied, open '/home/x/.config/wafctl/config.json'"), { code: 'EACCES' }); };
+    expect(await runCli(['site', 'add', 'example.test', '--origin', 'http://127.0.0.1:8081'], h.deps)).toBe(1);
+    expect(h.admin.sites.map((s) => s.domain)).toEqual(['example.test']);
+    expect(h.io.out()).toMatch(/api_key\s+\S{16,}/);
+    expect(h.io.err()).toMatch(/^error: login_not_saved: the key was not saved as the login profile for example\.test: EACCES/m);
+    expect(h.io.err()).toMatch(/^hint: the change itself is done .*--no-login/m);
+    expect(h.io.err()).not.toContain('internal_error');
+  });
+
   it('add --json prints exactly {site_id, domain, api_key} and saves the login profile', async () => {
     const h = harness();
     expect(await runCli(['site', 'add', 'example.test', '--origin', 'http://127.0.0.1:8081', '--json'], h.deps)).toBe(0);
