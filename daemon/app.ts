@@ -194,7 +194,10 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   });
 
   // Orders need the edge to answer their challenges: the manager starts once it listens, stops first.
-  const acme = new AcmeManager({ store, logger, accountKeyFile: join(paths.tlsDir, 'acme-account.key'), now });
+  const acme = new AcmeManager({
+    store, logger, accountKeyFile: join(paths.tlsDir, 'acme-account.key'), now,
+    renewBeforeMs: options.acmeRenewBeforeDays * 86_400_000, checkEveryMs: options.acmeCheckEveryMs,
+  });
   shutdown.add('acme orders', () => acme.stop());
   // Stop accepting and drain first, then the files: the socket and pid file go last.
   shutdown.add('edge and api', async () => {

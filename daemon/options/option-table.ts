@@ -49,6 +49,10 @@ export interface DaemonOptions {
   /** Wall-clock ms the WAF engine may spend on one request (daemon/engine/budget/); past it the site's
    *  waf.onError decides. 0: no budget. */
   wafTimeBudgetMs: number;
+  /** Days before its expiry an ACME certificate is renewed (certbot's renew_before_expiry). */
+  acmeRenewBeforeDays: number;
+  /** How often the ACME renewal timer looks for certificates due (and retries failed orders). */
+  acmeCheckEveryMs: number;
   /** Memory of the WAF event index kept resident; older sealed chunks go to a spill file (daemon/store/events/chunk-spill.ts). */
   eventsIndexMemoryBytes: number;
 }
@@ -96,6 +100,8 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'edgeMaxConnections', flag: 'edge-max-connections', env: 'WAFCTL_EDGE_MAX_CONNECTIONS', file: 'edge_max_connections', kind: 'limit', fallback: () => 20_000, help: 'open client connections per edge listener and worker (0: unbounded)' },
   { key: 'wafTimeBudgetMs', flag: 'waf-time-budget-ms', env: 'WAFCTL_WAF_TIME_BUDGET_MS', file: 'waf_time_budget_ms', kind: 'limit', fallback: () => 40, help: 'wall-clock ms the WAF engine may spend on one request; past it the site\'s on_engine_error applies (0: off)' },
   { key: 'eventsIndexMemoryBytes', flag: 'events-index-memory-bytes', env: 'WAFCTL_EVENTS_INDEX_MEMORY_BYTES', file: 'events_index_memory_bytes', kind: 'bytes', fallback: () => 64 * 1024 * 1024, help: 'WAF event index memory; beyond it the oldest parts are read from a spill file (halved under heap pressure)' },
+  { key: 'acmeRenewBeforeDays', flag: 'acme-renew-before-days', env: 'WAFCTL_ACME_RENEW_BEFORE_DAYS', file: 'acme_renew_before_days', kind: 'count', fallback: () => 30, help: 'renew an ACME certificate this many days before it expires' },
+  { key: 'acmeCheckEveryMs', flag: 'acme-check-every-ms', env: 'WAFCTL_ACME_CHECK_EVERY_MS', file: 'acme_check_every_ms', kind: 'millis', fallback: () => 12 * 3_600_000, help: 'how often ACME certificates are checked for renewal (and failed orders retried)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
@@ -104,4 +110,5 @@ export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
   'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeTunnelIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
   'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections', 'wafTimeBudgetMs', 'eventsIndexMemoryBytes',
+  'acmeRenewBeforeDays', 'acmeCheckEveryMs',
 ]);

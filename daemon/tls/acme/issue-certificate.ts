@@ -26,6 +26,7 @@ export interface IssuedCertificate {
 export async function issueCertificate(request: OrderRequest): Promise<IssuedCertificate> {
   await checkAcmeDirectory(request.directory);
   const client = new acme.Client({ directoryUrl: request.directory, accountKey: request.accountKey });
+  await registerAccount(client, request.email);
   const [key, csr] = await acme.crypto.createCsr({ commonName: request.hosts[0], altNames: [...request.hosts] });
   const cert = await client.auto({
     csr,
@@ -40,4 +41,23 @@ export async function issueCertificate(request: OrderRequest): Promise<IssuedCer
   });
   const leaf = new X509Certificate(cert);
   return { cert, key: key.toString(), notAfter: new Date(leaf.validTo), serial: leaf.serialNumber };
+}
+
+/**
+ * The account, found or created before the order (auto() then skips registration). Left to auto(),
+ * a renewal by an account that exists already, without a contact e-mail, sends the CA an account
+ * "update" holding only termsOfServiceAgreed, which pebble refuses as an empty update ("Use
+ * POST-as-GET to retrieve account data"): every renewal without --acme-email failed. So: look the
+ * account up first (onlyReturnExisting, a POST-as-GET for an existing one), create it when that
+ * fails, and update the contact only when there is one to set.
+ */
+async function registerAccount(client: acme.Client, email: string | null | undefined): Promise<void> {
+  const contact = email ? { contact: [`mailto:${email}`] } : {};
+  try {
+    await client.createAccount({ onlyReturnExisting: true });
+  } catch {
+    await client.createAccount({ termsOfServiceAgreed: true, ...contact });
+    return;
+  }
+  if (email) await client.updateAccount(contact);
 }

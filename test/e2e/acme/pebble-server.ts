@@ -28,7 +28,8 @@ export async function pebbleListenerCa(dir: string): Promise<string> {
   return join(dir, 'pebble-listener-ca.pem');
 }
 
-export async function startPebble(dir: string, options: { httpPort: number; dnsPort: number }): Promise<Pebble> {
+/** `validitySeconds`: how long the certificates pebble issues are valid (its default: about five years). */
+export async function startPebble(dir: string, options: { httpPort: number; dnsPort: number; validitySeconds?: number }): Promise<Pebble> {
   const listenerCaFile = join(dir, 'pebble-listener-ca.pem');
   const ca = { certPem: await readFile(listenerCaFile, 'utf8'), keyPem: await readFile(join(dir, 'pebble-listener-ca.key'), 'utf8') };
   const server = createServerCertificate(ca, new Date());
@@ -45,6 +46,7 @@ export async function startPebble(dir: string, options: { httpPort: number; dnsP
       tlsPort: options.httpPort,
       ocspResponderURL: '',
       externalAccountBindingRequired: false,
+      ...(options.validitySeconds !== undefined ? { certificateValidityPeriod: options.validitySeconds } : {}),
     },
   }));
   // NOSLEEP: pebble otherwise waits a random 0-15 s before each validation. Its authorizations are
