@@ -1,10 +1,10 @@
 // Real daemons as cluster nodes for the cluster tests: each its own sandbox, data dir and free
 // ports, all on one test database; loopback is a trusted proxy so a test picks the client address
 // with X-Forwarded-For. Requests to the edges and the management API go over real sockets.
+// Also used by bench/cluster, so failures are thrown errors rather than vitest assertions.
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
-import { expect } from 'vitest';
 import { newSandbox, quickStartFlags, type E2eDaemon } from '../e2e/daemon-harness.js';
 
 export interface ClusterNode {
@@ -32,7 +32,7 @@ export async function startNode(databaseUrl: string): Promise<ClusterNode> {
 /** Starts the node's daemon (again) with its flags; its data dir, and so its cache, stays. */
 export async function startAgain(node: Pick<ClusterNode, 'd' | 'flags'>): Promise<ClusterNode> {
   const start = await node.d.wafctl('daemon', 'start', ...node.flags);
-  expect(start.code, start.stderr).toBe(0);
+  if (start.code !== 0) throw new Error(`daemon start exited ${start.code}: ${start.stderr}`);
   const status = JSON.parse((await node.d.wafctl('--json', 'daemon', 'status')).stdout) as NodeStatus;
   const agent = new Agent({ ca: await readFile(status.ca_file, 'utf8'), keepAlive: false });
   return { d: node.d, flags: node.flags, status, agent };
@@ -41,7 +41,7 @@ export async function startAgain(node: Pick<ClusterNode, 'd' | 'flags'>): Promis
 /** Adds a site through the node's admin socket; returns its API key. */
 export async function addSite(node: ClusterNode, domain: string, origin: string): Promise<string> {
   const added = await node.d.wafctl('--json', 'site', 'add', domain, '--origin', origin, '--no-login');
-  expect(added.code, added.stderr).toBe(0);
+  if (added.code !== 0) throw new Error(`site add exited ${added.code}: ${added.stderr}`);
   return (JSON.parse(added.stdout) as { api_key: string }).api_key;
 }
 
