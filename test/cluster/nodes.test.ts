@@ -2,7 +2,9 @@
 // management API is enforced by node B's edge, B keeps serving and refuses writes while it cannot
 // reach PostgreSQL, starts from its cache when PostgreSQL is down, and catches up with a killed
 // LISTEN connection. Every wait is for the change to show at B's edge, bounded by tries.
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopAll } from '../e2e/daemon-harness.js';
 import { addSite, api, startAgain, startNode, untilEdge, type ClusterNode } from './cluster-nodes.js';
@@ -77,6 +79,34 @@ describe.skipIf(!server.ok)('config shared by two daemons through PostgreSQL', (
       if (again.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(again).toHaveLength(1);
+  });
+
+  it('B catches up through the version poll when its LISTEN connection is alive but silent', async () => {
+    const key = await addSite(a, 'three.cluster.test', originUrl);
+    expect(await untilEdge(b, 'three.cluster.test', '203.0.113.25', 200)).toBe(true);
+    // Freezing the server process behind B's listener keeps its socket open and silent, the way a
+    // half-open connection looks: no notification arrives, no error either; only the poll is left.
+    const [listener] = await listenersOf(url, b);
+    expect(listener, "B's listener").toBeDefined();
+    try {
+      process.kill(listener!.pid, 'SIGSTOP');
+    } catch (error) {
+      // A server on another host, or one this user may not signal: nothing to freeze here.
+      console.warn(`poll-only case skipped: cannot signal PostgreSQL backend ${listener!.pid} (${(error as Error).message})`);
+      return;
+    }
+    try {
+      expect((await api(a, 'POST', '/ip-rules/blacklist', key, { ip: '203.0.113.25' })).status).toBe(201);
+      const written = await version(url);
+      expect(await untilEdge(b, 'three.cluster.test', '203.0.113.25', 403), 'found by the poll').toBe(true);
+      const applied = (await readFile(join(b.d.box.dataDir, 'daemon.log'), 'utf8')).split('\n').filter((line) => line.includes('cluster config: applied a change'))
+        .map((line) => JSON.parse(line) as { version: number; cause: string });
+      // The poll's re-read, or (if the poll's ping of the frozen listener timed out first) the re-read
+      // of the connection that replaced it: never a notification.
+      expect(['poll', 'connect'], "B's log says how it learnt of the change").toContain(applied.find((entry) => entry.version === written)?.cause);
+    } finally {
+      process.kill(listener!.pid, 'SIGCONT');
+    }
   });
 });
 
