@@ -57,6 +57,23 @@ describe.skipIf(!server.ok)('the PostgreSQL config store', () => {
     expect(await version(url)).toBe(2);
   });
 
+  it('reload re-reads PostgreSQL and publishes it as a reload', async () => {
+    const url = await freshDatabase(serverUrl);
+    const a = await node(url);
+    const reasons: string[] = [];
+    a.onChange((_snapshot, reason) => reasons.push(reason));
+    expect(await a.reload()).toEqual({ ok: true });
+    expect(reasons).toEqual(['reload']);
+  });
+
+  it('refuses to start when PostgreSQL is unreachable and there is no cache to start from', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wafctl-cluster-store-'));
+    const nowhere = new URL(await freshDatabase(serverUrl));
+    nowhere.port = '1';
+    await expect(openPostgresConfigStore({ url: nowhere.toString(), cacheFile: join(dir, 'config.json'), logger: pino({ level: 'silent' }) }))
+      .rejects.toThrow(/is unreachable and .*config\.json holds no cached config/);
+  });
+
   it('writes from two nodes at once are serialised by the row lock: none is lost', async () => {
     const url = await freshDatabase(serverUrl);
     const a = await node(url);
