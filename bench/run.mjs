@@ -19,6 +19,7 @@ const BENCHES = {
   'waf-settings': { what: 'per-site WAF settings: header hand-over, rule-set lookup, compile cost', argv: ['--expose-gc', ...tsx, 'bench/waf-settings/bench.ts'] },
   'rx-fuzz': { what: 'worst case of every CRS @rx on pathological inputs, then whole PL4 requests (~10 min)', argv: [...tsx, 'bench/rx-fuzz/rx-fuzz.ts'] },
   overload: { what: 'the edge at 2x capacity: served vs shed, API/admin p99, RSS before/during/after', argv: ['bench/overload/run.mjs'], build: true },
+  'cluster-config': { what: 'a config change accepted on node A until node B enforces it, p50/p99 (PostgreSQL: see bench/cluster)', argv: [...tsx, 'bench/cluster/config-propagation.ts'], build: true },
   proxy: { what: 'edge vs nginx (+ModSecurity) with wrk (needs the anchors of ../shared/anchors/proxy)', shell: 'bench/proxy/run.sh', build: true },
 };
 

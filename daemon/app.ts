@@ -20,6 +20,7 @@ import { listenError, prepareDataDir, StartupError, trusted } from './lifecycle/
 import { VERSION } from './lifecycle/version.js';
 import { OPTION_ROWS, RESTART_ONLY, type DaemonOptions } from './options/option-table.js';
 import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
+import { openPostgresConfigStore } from './cluster/postgres-config-store.js';
 import { ConfigFileError, openConfigStore, type ChangeListener, type ConfigStore } from './store/config/config-store.js';
 import { liveSites } from './store/config/sites.js';
 import { ensureApiTls, TlsSetupError, type ApiTls } from './tls/api-tls.js';
@@ -70,10 +71,14 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
   await trusted(() => checkSocketDirTrust(options.adminSocket));
   const lock = acquirePidLock(paths.pidFile);
   let logger: Logger | null = null;
+  let store: ConfigStore | null = null;
   try {
     const logHealth = new WriteHealth(paths.log);
     logger = createDaemonLogger(paths.log, undefined, logHealth);
-    const store = await openConfigStore(paths.config, { now });
+    // Cluster mode keeps the config in PostgreSQL, with config.json as this node's cache of it.
+    store = options.clusterPostgres
+      ? await openPostgresConfigStore({ url: options.clusterPostgres, cacheFile: paths.config, logger, now })
+      : await openConfigStore(paths.config, { now });
     const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
     if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
     // The CRS the edge runs is decided once here and everything downstream (edge, workers, rules
@@ -85,6 +90,7 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
     return await assemble(build, { paths, lock, logger, logHealth, store, tls, now, services, options: running, crs });
   } catch (error) {
     logger?.error({ err: error }, 'start failed');
+    await store?.close?.().catch(() => undefined);
     lock.release();
     if (error instanceof ConfigFileError || error instanceof TlsSetupError) throw new StartupError(error.message);
     throw error;
@@ -206,7 +212,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
   shutdown.add('event store and vulndb', () => services.close());
   shutdown.add('demo origin', async () => demo?.origin.close());
   shutdown.add('admin socket', async () => admin?.close());
-  shutdown.add('config store', () => store.flush());
+  shutdown.add('config store', () => (store.close ? store.close() : store.flush()));
   shutdown.add('pid file', () => lock.release());
   shutdown.add('log', () => logger.info('stopped'));
 

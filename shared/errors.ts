@@ -53,6 +53,9 @@ export const ERRORS = {
   // the path is in the daemon log (5xx details are never sent). Writes are atomic: nothing changed.
   disk_full: { status: 507, message: "The daemon's disk is full (ENOSPC): nothing was changed; the daemon log names the file." },
   shutting_down: { status: 503, message: 'The daemon is shutting down.' },
+  // Cluster mode (--cluster-postgres): the shared store cannot be reached, so a write cannot be
+  // committed for every node; the edge keeps serving the last config it had. Nothing was changed.
+  store_unavailable: { status: 503, message: 'The shared configuration store (PostgreSQL) is unreachable: nothing was changed; retry later.' },
   // Client side only: no HTTP exchange happened (status 0 is never sent on the wire).
   daemon_unreachable: { status: 0, message: 'The wafctl daemon is not running or its socket is unreachable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

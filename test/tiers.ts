@@ -16,6 +16,7 @@ export const RELIABILITY = ['test/reliability/**/*.test.ts'];
 export const SYSTEM = [
   'test/e2e/**/*.test.ts',
   'test/wp-plugin/**/*.test.ts',
+  'test/cluster/**/*.test.ts',
   'test/security/bypass-harness.test.ts',
   'test/security/wordpress-benign.test.ts',
   'test/bench/proxy/summarize.test.ts',

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 // setting is adding a row here and a field to DaemonOptions.
 
 /** millis: a duration in ms (1 ms-24 h); bytes: a size (1 byte-1 TiB); limit: a whole number where 0 means "off". */
-export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'bool' | 'host' | 'cidrs' | 'millis' | 'bytes' | 'limit';
+export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'postgres-url' | 'bool' | 'host' | 'cidrs' | 'millis' | 'bytes' | 'limit';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -55,6 +55,9 @@ export interface DaemonOptions {
   acmeCheckEveryMs: number;
   /** Memory of the WAF event index kept resident; older sealed chunks go to a spill file (daemon/store/events/chunk-spill.ts). */
   eventsIndexMemoryBytes: number;
+  /** Cluster mode: the config document lives in this PostgreSQL database, shared by every node
+   *  (daemon/cluster/README.md); null: a single node with <data>/config.json. */
+  clusterPostgres: string | null;
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -102,6 +105,7 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'eventsIndexMemoryBytes', flag: 'events-index-memory-bytes', env: 'WAFCTL_EVENTS_INDEX_MEMORY_BYTES', file: 'events_index_memory_bytes', kind: 'bytes', fallback: () => 64 * 1024 * 1024, help: 'WAF event index memory; beyond it the oldest parts are read from a spill file (halved under heap pressure)' },
   { key: 'acmeRenewBeforeDays', flag: 'acme-renew-before-days', env: 'WAFCTL_ACME_RENEW_BEFORE_DAYS', file: 'acme_renew_before_days', kind: 'count', fallback: () => 30, help: 'renew an ACME certificate this many days before it expires' },
   { key: 'acmeCheckEveryMs', flag: 'acme-check-every-ms', env: 'WAFCTL_ACME_CHECK_EVERY_MS', file: 'acme_check_every_ms', kind: 'millis', fallback: () => 12 * 3_600_000, help: 'how often ACME certificates are checked for renewal (and failed orders retried)' },
+  { key: 'clusterPostgres', flag: 'cluster-postgres', env: 'WAFCTL_CLUSTER_POSTGRES', file: 'cluster_postgres', kind: 'postgres-url', fallback: () => null, help: 'PostgreSQL URL of the cluster\'s shared config (postgres://user@host:port/db); every node of a cluster gets the same' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
@@ -110,5 +114,5 @@ export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
   'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeTunnelIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
   'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections', 'wafTimeBudgetMs', 'eventsIndexMemoryBytes',
-  'acmeRenewBeforeDays', 'acmeCheckEveryMs',
+  'acmeRenewBeforeDays', 'acmeCheckEveryMs', 'clusterPostgres',
 ]);

@@ -125,6 +125,19 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw problem('must be an http(s) URL');
       return url.toString();
     }
+    case 'postgres-url': {
+      let url: URL | null = null;
+      try {
+        url = new URL(String(value));
+      } catch {
+        url = null;
+      }
+      if (url === null || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
+        // Not echoed: the URL may carry a password.
+        throw new OptionsError(`${where}: must be a PostgreSQL URL such as postgres://wafctl@db.internal:5432/wafctl`);
+      }
+      return String(value);
+    }
     case 'cidrs': {
       // Flags repeat, the variable is comma-separated, daemon.json holds an array.
       const items = Array.isArray(value) ? value : String(value).split(',');

@@ -18,6 +18,7 @@ describe('the error table', () => {
     expect(errorStatus('method_not_allowed')).toBe(405);
     expect(errorStatus('https_required')).toBe(400);
     expect(errorStatus('internal_error')).toBe(500);
+    expect(errorStatus('store_unavailable')).toBe(503);
     expect(isErrorCode('daemon_unreachable')).toBe(true);
   });
 

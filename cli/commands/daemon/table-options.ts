@@ -45,7 +45,8 @@ function valueName(row: OptionRow): string {
   switch (row.kind) {
     case 'cidrs': return 'cidr';
     case 'millis': return 'ms';
-    case 'url': return 'url';
+    case 'url':
+    case 'postgres-url': return 'url';
     case 'path': return 'path';
     default: return 'n';
   }

@@ -25,6 +25,8 @@ export interface ConfigStore {
   onChange(listener: ChangeListener): () => void;
   /** Resolves once queued writes are on disk. */
   flush(): Promise<void>;
+  /** Stops what the store runs in the background (the cluster store's connections); after flush. */
+  close?(): Promise<void>;
 }
 
 /** The config file cannot be used; the message names the file and the problem. */
@@ -56,7 +58,12 @@ export async function openConfigStore(file: string, options: OpenOptions = {}): 
   return new LowdbConfigStore(file, db, adapter, options, await fingerprint(file));
 }
 
-type Loaded = { config: Config; migrated: boolean; from: number };
+export type Loaded = { config: Config; migrated: boolean; from: number };
+
+/** Reads and validates a config file (migrated in memory); null when there is none. */
+export async function readConfigFile(file: string, options: OpenOptions = {}): Promise<Loaded | null> {
+  return readValid(new DurableJsonFile<Config>(file), file, options);
+}
 
 async function readValid(adapter: DurableJsonFile<Config>, file: string, options: OpenOptions): Promise<Loaded | null> {
   let raw: unknown;
@@ -163,7 +170,7 @@ async function fingerprint(file: string): Promise<string> {
   }
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

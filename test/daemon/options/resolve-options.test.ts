@@ -51,6 +51,18 @@ describe('daemon options', () => {
     expect((await resolveWith([], {})).trustedProxies).toEqual(['127.0.0.1']);
   });
 
+  it('the cluster PostgreSQL URL: off by default, postgres:// or postgresql://, never echoed when refused', async () => {
+    expect((await resolveWith([])).clusterPostgres).toBeNull();
+    expect((await resolveWith(['--cluster-postgres', 'postgres://wafctl@db.internal:5432/wafctl'])).clusterPostgres).toBe('postgres://wafctl@db.internal:5432/wafctl');
+    expect((await resolveWith([], { WAFCTL_CLUSTER_POSTGRES: 'postgresql://u:p@10.0.0.5/w' })).clusterPostgres).toBe('postgresql://u:p@10.0.0.5/w');
+    for (const bad of ['http://u:secret@db/w', 'postgres://', 'db.internal:5432']) {
+      const refused = await resolveWith(['--cluster-postgres', bad]).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(OptionsError);
+      expect((refused as Error).message).toMatch(/^--cluster-postgres: must be a PostgreSQL URL/);
+      expect((refused as Error).message).not.toContain('secret');
+    }
+  });
+
   it('booleans from flags and env', async () => {
     expect((await resolveWith(['--demo'])).demo).toBe(true);
     expect((await resolveWith([], { WAFCTL_DEMO: 'yes' })).demo).toBe(true);
