@@ -10,9 +10,10 @@
 //        [--spread-hours H] [--tree DIR] [--profile DIR] [--json]          (needs `npm run build`)
 // --tree DIR: run the daemon of another build (an A/B: see ab-vector-mix.sh). --workers: the daemon's
 // default (one per core) unless given. --profile DIR: the daemon runs under --cpu-prof (in the
-// foreground; the flag reaches cluster workers through execArgv); profiles are written at its stop.
+// foreground; the flag reaches cluster workers through execArgv); profiles are written at its stop,
+// with the measured window for profile-split.mjs.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, mkdir, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -143,6 +144,11 @@ try {
   const client = process.cpuUsage(clientBefore);
   const loadAfter = loadavg();
   await pool.close();
+  if (PROFILE_DIR) {
+    // The window profile-split.mjs keeps: hrtime is CLOCK_MONOTONIC, as V8's profile timestamps (µs).
+    const us = (ns) => Number(ns / 1000n);
+    await writeFile(join(PROFILE_DIR, 'window.json'), JSON.stringify({ from_us: us(started), until_us: us(started) + Math.round(seconds * 1e6), events: acknowledged }));
+  }
 
   await run(process.execPath, [BIN, 'daemon', 'stop'], { env });
   stopped = true;
