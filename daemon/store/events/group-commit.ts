@@ -50,7 +50,7 @@ export interface GroupCommitOptions {
   startBytes: number;
 }
 
-export const DEFAULT_COMMIT: GroupCommitOptions = { depth: 2, startBytes: 1 };
+export const DEFAULT_COMMIT: GroupCommitOptions = { depth: 2, startBytes: 192 * 1024 };
 
 interface Job {
   run(): Promise<void>;
