@@ -10,6 +10,8 @@ import { ruleGroupOf } from '../../dist/daemon/ingest/rule-group.js';
 import { describeIssues } from '../../dist/shared/schemas/ingest.js';
 import { parseIp } from '../../dist/daemon/store/events/ip-address.js';
 import ipaddr from 'ipaddr.js';
+import { IpAddressSchema } from '../../dist/shared/schemas/ip.js';
+import { plainIpv6 } from '../../dist/shared/ipv6-text.js';
 import { makeBatches } from './vector-mix-events.mjs';
 
 const at = process.argv.indexOf('--rounds');
@@ -78,6 +80,7 @@ function viaIpaddr(t) {
 }
 
 const steps = [
+  ['IPv6 check', 'IpAddressSchema', (i) => v6Batches[i].every((ip) => IpAddressSchema.safeParse(ip).success), 'plainIpv6', (i) => v6Batches[i].every((ip) => plainIpv6(ip) !== null)],
   ['IPv6 index key', 'ipaddr.js', (i) => v6Batches[i].map(viaIpaddr), 'parseIp', (i) => v6Batches[i].map(parseIp)],
   ['JSON body', 'JSON.parse', (i) => JSON.parse(batches[i]), 'parseIngestJson', (i) => parseIngestJson(batches[i])],
   ['entry checks', 'zod safeParse', (i) => zodSplit(parsed[i]), 'fast twin', (i) => splitBatch(parsed[i], ENTRY_CHECKS.waf, hostOk)],
