@@ -52,10 +52,11 @@ function prng(seed) {
   };
 }
 
-function clientIp(rand) {
-  // A third of events come from a small set of repeat offenders, the rest from a wide spread.
+function clientIp(rand, ipv6) {
+  // A third of events come from a small set of repeat offenders, the rest from a wide spread, a
+  // share `ipv6` of it on IPv6 (default 0.1: 6.7% of all events).
   if (rand() < 0.33) return `185.220.101.${1 + Math.floor(rand() * 60)}`;
-  if (rand() < 0.1) return `2001:db8:${Math.floor(rand() * 65536).toString(16)}::${Math.floor(rand() * 65536).toString(16)}`;
+  if (rand() < ipv6) return `2001:db8:${Math.floor(rand() * 65536).toString(16)}::${Math.floor(rand() * 65536).toString(16)}`;
   return `${1 + Math.floor(rand() * 223)}.${Math.floor(rand() * 256)}.${Math.floor(rand() * 256)}.${1 + Math.floor(rand() * 254)}`;
 }
 
@@ -63,7 +64,7 @@ function clientIp(rand) {
  * `count` events over `hosts`, newest `now`, spread over `spreadMs` (each its own millisecond).
  * Returns the events' JSON bodies in batches of `batch` (Buffers) and the slot of each timestamp sent.
  */
-export function makeBatches({ count, batch, hosts, now, spreadMs, seed = 42 }) {
+export function makeBatches({ count, batch, hosts, now, spreadMs, seed = 42, ipv6 = 0.1 }) {
   const rand = prng(seed);
   if (spreadMs < count) throw new Error('spread must give every event its own millisecond');
   const step = Math.floor(spreadMs / count);
@@ -86,7 +87,7 @@ export function makeBatches({ count, batch, hosts, now, spreadMs, seed = 42 }) {
     const event = {
       timestamp_ms: now - slots[i] * step,
       host: hosts[Math.floor(rand() * hosts.length)],
-      client_ip: clientIp(rand),
+      client_ip: clientIp(rand, ipv6),
       uri: `${path}?${variable.split(':')[1]?.toLowerCase() ?? 'q'}=${encodeURIComponent(payload)}&p=${Math.floor(rand() * 100000)}`,
       method: METHODS[Math.floor(rand() * METHODS.length)],
       waf_file: RULES_DIR + file,

@@ -7,7 +7,7 @@
 // edge workers, from /proc) and of this client, and the load average; then stops the daemon and checks
 // in the store's segment files that every event sent is stored exactly once.
 //   node bench/ingest/vector-mix.mjs [--events N] [--batch N] [--connections N] [--workers N]
-//        [--spread-hours H] [--tree DIR] [--profile DIR] [--json]          (needs `npm run build`)
+//        [--spread-hours H] [--ipv6 SHARE] [--tree DIR] [--profile DIR] [--json]          (needs `npm run build`)
 // --tree DIR: run the daemon of another build (an A/B: see ab-vector-mix.sh). --workers: the daemon's
 // default (one per core) unless given. --profile DIR: the daemon runs under --cpu-prof (in the
 // foreground; the flag reaches cluster workers through execArgv); profiles are written at its stop,
@@ -32,6 +32,7 @@ const BATCH = num('batch', 100);
 const CONNECTIONS = num('connections', 4);
 const WORKERS = flag('workers');
 const SPREAD_MS = num('spread-hours', 24) * 3_600_000;
+const IPV6 = num('ipv6', 0.1); // share of the non-repeat clients on IPv6
 const TREE = resolve(flag('tree') ?? fileURLToPath(new URL('../..', import.meta.url)));
 const PROFILE_DIR = flag('profile') ? resolve(flag('profile')) : null;
 const JSON_ONLY = process.argv.includes('--json');
@@ -143,7 +144,7 @@ try {
   const { token } = await wafctl('token', 'create', 'bench-vector-mix');
   const ca = await readFile(status.ca_file, 'utf8');
 
-  const { bodies, slotOf } = makeBatches({ count: EVENTS, batch: BATCH, hosts: HOSTS, now: Date.now(), spreadMs: SPREAD_MS });
+  const { bodies, slotOf } = makeBatches({ count: EVENTS, batch: BATCH, hosts: HOSTS, now: Date.now(), spreadMs: SPREAD_MS, ipv6: IPV6 });
   const pool = new Pool(status.api_url, { connections: CONNECTIONS, pipelining: 1, connect: { ca } });
   const pids = await processTree(status.pid);
   const loadBefore = loadavg();
@@ -171,6 +172,7 @@ try {
     events: EVENTS,
     batch: BATCH,
     connections: CONNECTIONS,
+    ipv6_share_of_spread: IPV6,
     daemon_processes: pids.length,
     acknowledged,
     seconds,
