@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A/B of the shipper mix: builds two revisions side by side (git worktrees under $AB_DIR, sharing this
 # checkout's node_modules) and runs bench/ingest/vector-mix.mjs of this checkout against each, interleaved
-# (A B A B ...), so foreign load on a shared box falls on both alike. Prints one JSON line per run and a
+# A B, B A, A B ... (the order alternates, so a load that drifts during the series favours neither),
+# so foreign load on a shared box falls on both alike. Prints one JSON line per run and a
 # median summary (events/s, daemon CPU µs/event).
 #   bench/ingest/ab-vector-mix.sh REV_A REV_B [rounds, default 3] [extra vector-mix.mjs flags...]
 set -euo pipefail
@@ -24,7 +25,8 @@ tree_of() {
 TA="$(tree_of "$A")" TB="$(tree_of "$B")"
 OUT="$AB_DIR/runs-$(date -u +%Y%m%dT%H%M%S).jsonl"
 for i in $(seq "$ROUNDS"); do
-  for t in "$TA" "$TB"; do
+  order=("$TA" "$TB"); [ $((i % 2)) = 0 ] && order=("$TB" "$TA")
+  for t in "${order[@]}"; do
     node "$HERE/vector-mix.mjs" --tree "$t" --json "$@" 2>/dev/null | tee -a "$OUT"
   done
 done
