@@ -75,6 +75,19 @@ export function parseIp(text: string): ParsedIp | null {
   return null;
 }
 
+/**
+ * parseIp(text)?.canonical without building the parsed form: the string table keys every new
+ * client IP by it, and on traffic from many distinct addresses the object and bucket text
+ * parseIp builds are garbage made once per address.
+ */
+export function canonicalIp(text: string): string | null {
+  const t = text.trim();
+  if (dottedQuad(t) >= 0) return t;
+  const g = plainIpv6(t);
+  if (g !== null) return rfc5952(g);
+  return parseIp(t)?.canonical ?? null;
+}
+
 /** Parses `a.b.c.d/n` or `v6/n`; null if it is not a CIDR block. */
 export function parseCidr(text: string): Cidr | null {
   const t = text.trim();

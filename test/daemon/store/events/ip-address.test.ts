@@ -1,14 +1,18 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { bucketInCidr, cidrBucket, cidrContains, parseCidr, parseIp } from '../../../../daemon/store/events/ip-address.js';
+import { bucketInCidr, canonicalIp, cidrBucket, cidrContains, parseCidr, parseIp } from '../../../../daemon/store/events/ip-address.js';
 
 describe('client IPs', () => {
   it('canonicalizes IPv4, IPv6 and IPv4-mapped IPv6', () => {
     expect(parseIp('203.0.113.7')).toMatchObject({ canonical: '203.0.113.7', v4: 0xcb007107 });
     expect(parseIp(' 2001:DB8:0:0::1 ')?.canonical).toBe('2001:db8::1');
     expect(parseIp('::ffff:10.0.0.1')?.canonical).toBe('10.0.0.1');
-    for (const bad of ['', '1.2.3', '256.1.1.1', '01.2.3.4', '1.2.3.4.5', 'example.com', '2001:db8::g', '1.2.3.4/24']) expect(parseIp(bad), bad).toBeNull();
+    for (const bad of ['', '1.2.3', '256.1.1.1', '01.2.3.4', '1.2.3.4.5', 'example.com', '2001:db8::g', '1.2.3.4/24']) {
+      expect(parseIp(bad), bad).toBeNull();
+      expect(canonicalIp(bad), bad).toBeNull();
+    }
+    for (const ip of ['203.0.113.7', ' 203.0.113.7 ', ' 2001:DB8:0:0::1 ', '::ffff:10.0.0.1', 'fe80::1%eth0']) expect(canonicalIp(ip), ip).toBe(parseIp(ip)?.canonical);
   });
 
   it('reads IPv6 exactly as ipaddr.js does, whatever the spelling (the plain forms skip ipaddr.js)', () => {
@@ -50,6 +54,7 @@ describe('client IPs', () => {
     fc.assert(
       fc.property(fc.oneof(address, address, noise), (text) => {
         const ours = parseIp(text);
+        expect(canonicalIp(text), text).toBe(ours?.canonical ?? null);
         const expected = text.includes(':') ? viaIpaddr(text) : undefined;
         if (expected === undefined) return; // no colon: the IPv4 reader, unchanged
         if (expected === null) return void expect(ours, text).toBeNull();
