@@ -8,6 +8,11 @@ import { ENTRY_CHECKS } from '../../dist/daemon/ingest/entry-check.js';
 import { parseIngestJson } from '../../dist/daemon/ingest/json-body.js';
 import { ruleGroupOf } from '../../dist/daemon/ingest/rule-group.js';
 import { describeIssues } from '../../dist/shared/schemas/ingest.js';
+import { parseIp } from '../../dist/daemon/store/events/ip-address.js';
+import ipaddr from 'ipaddr.js';
+import { IpAddressSchema } from '../../dist/shared/schemas/ip.js';
+import { plainIpv6 } from '../../dist/shared/ipv6-text.js';
+import { makeBatches } from './vector-mix-events.mjs';
 
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 300;
@@ -61,7 +66,22 @@ function completeInPlace(e) {
   return e;
 }
 
+// The event index's key of an IPv6 client (the shipper mix's addresses, 100 a "batch"): ipaddr.js as
+// parseIp used it for every address with a colon, against parseIp's own reader of the plain forms.
+const v6 = makeBatches({ count: 60_000, batch: 100, hosts: ['a.test'], now, spreadMs: 86_400_000 })
+  .bodies.flatMap((b) => JSON.parse(b).map((e) => e.client_ip))
+  .filter((ip) => ip.includes(':'));
+const v6Batches = Array.from({ length: 50 }, (_, b) => Array.from({ length: BATCH }, (_, j) => v6[(b * BATCH + j) % v6.length]));
+function viaIpaddr(t) {
+  if (!ipaddr.IPv6.isValid(t)) return null;
+  const a = ipaddr.process(t);
+  const g = Uint16Array.from(a.parts);
+  return { canonical: a.toString().toLowerCase(), v4: -1, v6: g, bucket: `6:${g[0]}:${g[1]}` };
+}
+
 const steps = [
+  ['IPv6 check', 'IpAddressSchema', (i) => v6Batches[i].every((ip) => IpAddressSchema.safeParse(ip).success), 'plainIpv6', (i) => v6Batches[i].every((ip) => plainIpv6(ip) !== null)],
+  ['IPv6 index key', 'ipaddr.js', (i) => v6Batches[i].map(viaIpaddr), 'parseIp', (i) => v6Batches[i].map(parseIp)],
   ['JSON body', 'JSON.parse', (i) => JSON.parse(batches[i]), 'parseIngestJson', (i) => parseIngestJson(batches[i])],
   ['entry checks', 'zod safeParse', (i) => zodSplit(parsed[i]), 'fast twin', (i) => splitBatch(parsed[i], ENTRY_CHECKS.waf, hostOk)],
   ['stored entry', 'spread + rule regex', (i) => parsed[i].map((e) => ({ ...e, site_id: 1, group: CMS_FILE.test(e.waf_file) ? 'cms' : 'crs' })), 'in place + memo', (i) => parsed[i].map(completeInPlace)],

@@ -14,6 +14,7 @@ import {
   type WafEventIn,
 } from '../../shared/schemas/ingest.js';
 import { IpAddressSchema } from '../../shared/schemas/ip.js';
+import { plainIpv6 } from '../../shared/ipv6-text.js';
 
 // The hot-path twin of the zod entry schemas (shared/schemas/ingest.ts): straight-line checks that
 // accept exactly what the schemas accept and build the same output (known fields only, in the
@@ -25,8 +26,10 @@ import { IpAddressSchema } from '../../shared/schemas/ip.js';
 const SEVERITY = new Set<unknown>(['CRITICAL', 'WARNING', 'NOTICE']);
 
 // A dotted quad without leading zeros, each part 0-255: the common client_ip, and exactly the
-// strings ipaddr.js's isValidFourPartDecimal accepts that have no space around them. Anything else
-// (IPv6, surrounding spaces) goes through the schema's own check.
+// strings ipaddr.js's isValidFourPartDecimal accepts that have no space around them. IPv6 in its
+// plain spelling (hex groups, one `::` at most) is read by plainIpv6, which only takes what
+// ipaddr.js's IPv6.isValid takes (~0.3 us against the schema's 1.5-3). Anything else (embedded
+// IPv4, zone ids, surrounding spaces) goes through the schema's own check.
 const PLAIN_IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 const isString = (v: unknown, min: number, max: number): v is string =>
@@ -37,7 +40,7 @@ const isIntIn = (v: unknown, lo: number, hi: number): v is number =>
   Number.isSafeInteger(v) && (v as number) >= lo && (v as number) <= hi;
 
 const isClientIp = (v: unknown): v is string =>
-  typeof v === 'string' && v.length <= 64 && (PLAIN_IPV4.test(v) || IpAddressSchema.safeParse(v).success);
+  typeof v === 'string' && v.length <= 64 && (PLAIN_IPV4.test(v) || plainIpv6(v) !== null || IpAddressSchema.safeParse(v).success);
 
 const isMethod = (v: unknown): v is string => isString(v, 1, MAX_METHOD) && HTTP_METHOD_TOKEN.test(v);
 

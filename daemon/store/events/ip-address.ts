@@ -2,6 +2,7 @@
 // IPv4-mapped IPv6 folded to IPv4) for exact match, numbers for CIDR containment, and a
 // bucket (/16 for IPv4, /32 for IPv6) so a CIDR query looks at a few addresses, not all.
 import ipaddr from 'ipaddr.js';
+import { plainIpv6, rfc5952 } from '../../../shared/ipv6-text.js';
 
 export interface ParsedIp {
   canonical: string;
@@ -68,8 +69,23 @@ export function parseIp(text: string): ParsedIp | null {
   const n = dottedQuad(t);
   if (n >= 0) return { canonical: t, v4: n, v6: null, bucket: v4Bucket(n) };
   // dottedQuad takes every valid dotted quad; what is left can only be IPv6.
+  const g = plainIpv6(t);
+  if (g !== null) return { canonical: rfc5952(g), v4: -1, v6: g, bucket: v6Bucket(g) };
   if (t.includes(':') && ipaddr.IPv6.isValid(t)) return fromIpaddr(ipaddr.process(t));
   return null;
+}
+
+/**
+ * parseIp(text)?.canonical without building the parsed form: the string table keys every new
+ * client IP by it, and on traffic from many distinct addresses the object and bucket text
+ * parseIp builds are garbage made once per address.
+ */
+export function canonicalIp(text: string): string | null {
+  const t = text.trim();
+  if (dottedQuad(t) >= 0) return t;
+  const g = plainIpv6(t);
+  if (g !== null) return rfc5952(g);
+  return parseIp(t)?.canonical ?? null;
 }
 
 /** Parses `a.b.c.d/n` or `v6/n`; null if it is not a CIDR block. */

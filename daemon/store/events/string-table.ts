@@ -1,6 +1,6 @@
 // Interned strings: rule ids, group names, hosts and client IPs repeat across millions of
 // events, so each event keeps a small number (a ref) instead of its own copy.
-import { parseIp, type ParsedIp } from './ip-address.js';
+import { canonicalIp, parseIp, type ParsedIp } from './ip-address.js';
 
 export interface StringTableSnapshot {
   values: string[];
@@ -89,9 +89,9 @@ export class IpTable extends StringTable {
    * it is asked for). The value itself is the key when it is already canonical (one string, not two).
    */
   protected override keyOf(value: string): string {
-    const p = parseIp(value);
-    if (!p) return value.toLowerCase();
-    return p.canonical === value ? value : p.canonical;
+    const canonical = canonicalIp(value);
+    if (canonical === null) return value.toLowerCase();
+    return canonical === value ? value : canonical;
   }
 
   /** The parsed form of a key, or null if the key is not an address. */

@@ -39,6 +39,9 @@ describe('parseIngestJson', () => {
     ['an escaped __proto__ key', '{"\\u005f_proto__":{}}', 'refused'],
     ['a fully escaped __proto__ key', '{"\\u005f\\u005f\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f" : 1}', 'refused'],
     ['constructor.prototype', '{"a":{"constructor":{"prototype":{"x":1}}}}', 'refused'],
+    ['an escaped constructor.prototype', '{"a":{"\\u0063onstructor":{"prototype":{"x":1}}}}', 'refused'],
+    ['an escape elsewhere and no such key', '{"msg":"caf\\u00e9","uri":"/"}', { value: { msg: 'café', uri: '/' } }],
+    ['no escape and no such word', '[{"uri":"/wp-login.php?a=1","client_ip":"203.0.113.9"}]', { value: [{ uri: '/wp-login.php?a=1', client_ip: '203.0.113.9' }] }],
     ['malformed JSON', '{"timestamp_ms": ', 'refused'],
     ['two values', '{} {}', 'refused'],
   ])('%s', (_name, body, expected) => {
