@@ -29,7 +29,10 @@ function tryLines(stdout: string): string[] {
   return stdout.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
 }
 
-describe('npm run demo, then the first steps', { timeout: 180_000 }, () => {
+// A newcomer's first minutes in order: the curl lines are the first start's (a later step restarts the
+// daemon on new ports), and the logs step reads the blocks the curl step caused. So the steps keep
+// their order when the suite is shuffled (found by a shuffled round, seed 3275817492).
+describe('npm run demo, then the first steps', { timeout: 180_000, shuffle: false }, () => {
   it('saves a working login profile for demo.localhost, so logs and analytics work at once', async () => {
     expect(started.code, started.stderr).toBe(0);
     expect(started.stderr).toContain('logged in to demo.localhost');
