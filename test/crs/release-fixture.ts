@@ -2,7 +2,7 @@
 // (coreruleset-<version>/rules/..., crs-setup.conf.example), signed with an OpenPGP key made at test
 // time, and served by a real local HTTP server that also answers GitHub's releases API shape.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,9 @@ export async function buildArchive(options: ArchiveOptions = {}): Promise<Buffer
   const top = `coreruleset-${version}`;
   mkdirSync(join(stage, top));
   cpSync(join(SHARED_CRS, 'rules'), join(stage, top, 'rules'), { recursive: true });
+  // The shared rules are read-only (dir 0555) and the copy keeps that: as root that never shows,
+  // as an ordinary user the extra and broken rule files below could not be written.
+  chmodSync(join(stage, top, 'rules'), 0o755);
   cpSync(join(SHARED_CRS, 'crs-setup.conf.example'), join(stage, top, 'crs-setup.conf.example'));
   if (options.extraRule) writeFileSync(join(stage, top, 'rules', 'REQUEST-998-ONLY-HERE.conf'), options.extraRule);
   if (options.brokenRule) writeFileSync(join(stage, top, 'rules', 'REQUEST-999-BROKEN.conf'), options.brokenRule);
