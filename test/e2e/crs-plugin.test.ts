@@ -3,12 +3,13 @@
 // switches through its admin socket, so a request the plugin's rule blocks is blocked through the
 // real edge right after `add` and passes right after `remove`. Bad inputs change nothing.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildArchive, makeTestKey, sign } from '../crs/release-fixture.js';
 import { newSandbox, quickStartFlags, stopAll, tempDir, type E2eDaemon } from './daemon-harness.js';
+import { edgeStatus, eventually } from './edge-sites.js';
 
 let work: string;
 let keyFile: string;
@@ -63,24 +64,7 @@ afterAll(async () => {
   await Promise.all([files, origin].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 }, 60_000);
 
-function send(port: number, host: string, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e', accept: 'text/html' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 /** A daemon running the installed CRS 4.28.0 with one site live behind it. */
 async function daemonWithSite(host: string): Promise<{ d: E2eDaemon; edge: number }> {
@@ -91,7 +75,7 @@ async function daemonWithSite(host: string): Promise<{ d: E2eDaemon; edge: numbe
   expect(start.code, start.stderr).toBe(0);
   const edge = JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout).ports.edge as number;
   expect((await d.wafctl('site', 'add', host, '--origin', originUrl)).code).toBe(0);
-  await eventually(async () => (await send(edge, host, '/?id=1%27%20OR%201=1--')) === 403, `${host} live with CRS`);
+  await eventually(async () => (await edgeStatus(edge, host, '/?id=1%27%20OR%201=1--')) === 403, `${host} live with CRS`);
   return { d, edge };
 }
 
@@ -100,13 +84,13 @@ describe('crs plugin add, list, remove through a running daemon', () => {
     const host = 'plugin-dir.example.test';
     const { d, edge } = await daemonWithSite(host);
     const source = pluginDir(join(work, 'dir-block-plugin'), 'dir-block', blockRule(9990100, 'dir-plugin-blocks'));
-    expect(await send(edge, host, '/dir-plugin-blocks')).toBe(200);
+    expect(await edgeStatus(edge, host, '/dir-plugin-blocks')).toBe(200);
 
     const add = await d.wafctl('crs', 'plugin', 'add', source);
     expect(add.code, add.stderr).toBe(0);
     expect(add.stderr).toMatch(/installed CRS plugin dir-block 1\.0\.3 .*loads with CRS 4\.28\.0/);
     expect(add.stderr).toContain('the edge now runs CRS 4.28.0 with plugins dir-block');
-    expect(await send(edge, host, '/dir-plugin-blocks')).toBe(403);
+    expect(await edgeStatus(edge, host, '/dir-plugin-blocks')).toBe(403);
     expect(JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout).crs.plugins).toEqual(['dir-block']);
 
     const list = JSON.parse((await d.wafctl('--json', 'crs', 'plugin', 'list')).stdout);
@@ -115,8 +99,8 @@ describe('crs plugin add, list, remove through a running daemon', () => {
 
     const remove = await d.wafctl('crs', 'plugin', 'remove', 'dir-block');
     expect(remove.code, remove.stderr).toBe(0);
-    expect(await send(edge, host, '/dir-plugin-blocks')).toBe(200);
-    expect(await send(edge, host, '/?id=1%27%20OR%201=1--')).toBe(403);
+    expect(await edgeStatus(edge, host, '/dir-plugin-blocks')).toBe(200);
+    expect(await edgeStatus(edge, host, '/?id=1%27%20OR%201=1--')).toBe(403);
     expect((await d.wafctl('--json', 'crs', 'plugin', 'list')).stdout.trim()).toBe('[]');
   });
 
@@ -127,7 +111,7 @@ describe('crs plugin add, list, remove through a running daemon', () => {
     const add = await d.wafctl('--json', 'crs', 'plugin', 'add', url);
     expect(add.code, add.stderr).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ name: 'served-block', version: '1.0.3', source: url });
-    expect(await send(edge, host, '/served-plugin-blocks')).toBe(403);
+    expect(await edgeStatus(edge, host, '/served-plugin-blocks')).toBe(403);
     expect(JSON.parse((await d.wafctl('--json', 'crs', 'plugin', 'list')).stdout)).toEqual([expect.objectContaining({ name: 'served-block', source: url })]);
   });
 });

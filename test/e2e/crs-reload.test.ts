@@ -2,11 +2,12 @@
 // releases installed from real signed archives (built from ../shared/crs4, one with a rule of its
 // own), a real daemon, the CLI as a real process, requests through the edge to a real origin.
 import { writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildArchive, makeTestKey, sign } from '../crs/release-fixture.js';
 import { newSandbox, quickStartFlags, stopAll, tempDir } from './daemon-harness.js';
+import { edgeStatus, eventually } from './edge-sites.js';
 
 const SITE = 'reload.example.test';
 const ONLY_IN_NEW = '/only-in-4-29-here';
@@ -37,25 +38,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 }, 60_000);
 
-function send(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host: SITE, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e', accept: 'text/html' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
-/** A new site's rule set compiles in the background: wait for the state, by bounded tries. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe('daemon reload after crs use', () => {
   it('switches every site to the selected release at once and reports it; back again the same way', { timeout: 240_000 }, async () => {
@@ -72,20 +55,20 @@ describe('daemon reload after crs use', () => {
     expect(status.crs).toMatchObject({ found: true, version: '4.28.0' });
     const edge = status.ports.edge as number;
     expect((await d.wafctl('site', 'add', SITE, '--origin', originUrl)).code).toBe(0);
-    await eventually(async () => (await send(edge, '/?id=1%27%20OR%201=1--')) === 403, 'the site live with CRS 4.28.0');
-    expect(await send(edge, ONLY_IN_NEW)).toBe(200);
+    await eventually(async () => (await edgeStatus(edge, SITE, '/?id=1%27%20OR%201=1--')) === 403, 'the site live with CRS 4.28.0');
+    expect(await edgeStatus(edge, SITE, ONLY_IN_NEW)).toBe(200);
 
     const use = await d.wafctl('crs', 'use', '4.29.0');
     expect(use.code, use.stderr).toBe(0);
     expect(use.stderr).not.toMatch(/restart/);
     // Selected, not yet running: the edge switches on reload, not before.
-    expect(await send(edge, ONLY_IN_NEW)).toBe(200);
+    expect(await edgeStatus(edge, SITE, ONLY_IN_NEW)).toBe(200);
     const reload = await d.wafctl('daemon', 'reload');
     expect(reload.code, reload.stderr).toBe(0);
     expect(reload.stderr).toContain('the edge now runs CRS 4.29.0');
     // The reload answers once the edge runs the new sets: no waiting here.
-    expect(await send(edge, ONLY_IN_NEW)).toBe(403);
-    expect(await send(edge, '/?id=1%27%20OR%201=1--')).toBe(403);
+    expect(await edgeStatus(edge, SITE, ONLY_IN_NEW)).toBe(403);
+    expect(await edgeStatus(edge, SITE, '/?id=1%27%20OR%201=1--')).toBe(403);
     expect(JSON.parse((await d.wafctl('--json', 'daemon', 'status')).stdout).crs).toMatchObject({ found: true, version: '4.29.0', dir: join(d.box.dataDir, 'crs', '4.29.0'), source: 'installed' });
     const rules = await d.wafctl('--json', '--site', SITE, 'rules', 'show');
     expect(rules.code, rules.stderr).toBe(0);
@@ -99,7 +82,7 @@ describe('daemon reload after crs use', () => {
     const back = await d.wafctl('--json', 'daemon', 'reload');
     expect(back.code, back.stderr).toBe(0);
     expect(JSON.parse(back.stdout).crs).toMatchObject({ version: '4.28.0', switched: true });
-    expect(await send(edge, ONLY_IN_NEW)).toBe(200);
+    expect(await edgeStatus(edge, SITE, ONLY_IN_NEW)).toBe(200);
   });
 });
 
