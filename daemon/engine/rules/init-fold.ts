@@ -34,6 +34,7 @@ import { evaluateStarter } from './evaluate.js';
 import { InMemoryCollectionStore } from '../collections/persistent-store.js';
 import { actions } from '../actions/index.js';
 import type { ActionReach } from '../actions/action.js';
+import { speedLayerOn } from './speed-layers.js';
 
 /** The action's registry entry says what it can touch (`ActionReach`); unknown names touch anything. */
 function reachOf(name: string): ActionReach {
@@ -114,7 +115,7 @@ const SCRATCH_REQUEST = { remoteAddr: '0.0.0.0', remotePort: 0, method: 'GET', u
  * without them and the template, or undefined when nothing folds. `all` is every rule of the set.
  */
 export function foldInitRules(ruleSet: RuleSet, all: readonly Rule[]): { rules: Rule[]; fold: InitFold } | undefined {
-  if (process.env.WAFCTL_INIT_FOLD === 'off' || readsEarlierMatch(all)) return undefined;
+  if (!speedLayerOn('init-fold') || readsEarlierMatch(all)) return undefined;
   const list = ruleSet.phases[1];
   const scratch = new Transaction({ ruleSet, bodyProcessors: new Map(), store: new InMemoryCollectionStore(() => 0) }, SCRATCH_REQUEST);
   scratch.phase = 1;
