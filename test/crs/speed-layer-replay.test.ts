@@ -10,8 +10,8 @@ import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import { SPEED_LAYERS, type SpeedLayer } from '../../daemon/engine/rules/speed-layers.js';
-import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
-import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
+import { compileRuleSet, findCrs } from '../../daemon/rule-sets/rule-set-builder.js';
+import { defaultRuleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { crsInstalled, loadCiWaf } from './ci-waf.js';
 import { corpusRequests } from './corpus-requests.js';
 
