@@ -19,7 +19,7 @@ export function runDaemonInForeground(daemonArgv: string[], env: Env): Promise<n
   return new Promise((resolve, reject) => {
     // detached: the daemon gets a process group of its own, so Ctrl+C (SIGINT to the terminal's
     // foreground group) reaches it once, through us, and not twice (directly, then forwarded),
-    // which it would take as "stop now" (exit 1) instead of a graceful stop (issue 23).
+    // which it would take as "stop now" (exit 1) instead of a graceful stop.
     const child = spawn(process.execPath, [...nodeArgs, daemonEntry(), ...daemonArgv], { stdio: 'inherit', env: { ...env }, detached: true });
     const handlers = FORWARDED.map((signal) => [signal, () => child.kill(signal)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);

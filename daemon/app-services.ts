@@ -143,8 +143,8 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
-    const { createEngineInspector } = await import('./waf/engine-inspector.js');
-    const { findCrs, RuleGroups } = await import('./waf/rule-groups.js');
+    const { createEngineInspector } = await import('./rule-sets/engine-inspector.js');
+    const { findCrs, RuleGroups } = await import('./rule-sets/rule-groups.js');
     const start = startCrsOf(edgeContext);
     const crs = findCrs(start.dir, start.pluginDirs);
     if (crs === null) logger.warn({ crs_dir: start.dir }, 'Core Rule Set not found: the edge runs the cms rule group only');

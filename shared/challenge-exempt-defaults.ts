@@ -1,4 +1,4 @@
-// What the JavaScript challenge leaves alone on every site (issue 23): one list for the edge that
+// What the JavaScript challenge leaves alone on every site: one list for the edge that
 // applies it (daemon/proxy/checks/bot/challenge-exemptions.ts) and the CLI that shows it.
 
 /** Path prefixes, on segment boundaries. */

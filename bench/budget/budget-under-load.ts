@@ -17,9 +17,9 @@ import { EngineBudgetExceeded } from '../../daemon/engine/budget/time-budget.js'
 import { threadClock } from '../../daemon/engine/budget/thread-clock.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import type { InspectedRequest } from '../../daemon/proxy/inspector.js';
-import { createEngineInspector } from '../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
-import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
+import { defaultRuleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { benignCorpus } from './benign-corpus.js';
 
 const arg = (name: string, fallback: string) => {

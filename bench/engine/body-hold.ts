@@ -7,8 +7,8 @@
 //
 //   npx tsx bench/engine/body-hold.ts [--runs 7] [--budget-ms 40]
 import { loadavg } from 'node:os';
-import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
-import { defaultRuleSettings, ruleSettings } from '../../daemon/waf/rule-settings.js';
+import { compileRuleSet, findCrs } from '../../daemon/rule-sets/rule-set-builder.js';
+import { defaultRuleSettings, ruleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { warmUp } from '../../daemon/engine/budget/warm-up.js';
 import type { EngineRequest } from '../../daemon/engine/request/model.js';
 import type { Waf } from '../../daemon/engine/waf.js';

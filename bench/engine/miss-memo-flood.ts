@@ -6,8 +6,8 @@
 //
 //   node --expose-gc --import tsx bench/engine/miss-memo-flood.ts [--requests 200000] [--every 25000]
 //   (WAFCTL_MISS_MEMO=off for the same run without the memo)
-import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
-import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
+import { compileRuleSet, findCrs } from '../../daemon/rule-sets/rule-set-builder.js';
+import { defaultRuleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { anchorRequests } from './anchor-requests.js';
 import { requestCopies } from './request-copies.js';
 

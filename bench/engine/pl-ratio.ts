@@ -7,7 +7,7 @@
 //   npx tsx bench/engine/pl-ratio.ts ["8 KB JSON POST"] [--rounds 30] [--block 50] [--roots /work/main,/tmp/base]
 //                                    [--daemon] [--levels 1,4] [--vary same|fresh|unique|mixed]
 //
-// --daemon: the daemon's rule set (daemon/waf: base settings, CRS with the WordPress exclusions,
+// --daemon: the daemon's rule set (daemon/rule-sets: base settings, CRS with the WordPress exclusions,
 // the cms group; phases 1-2 only, as the edge runs them) instead of the bench's plain CRS;
 // --levels: paranoia levels to run (default 1,4);
 // --vary: what the requests repeat (request-copies.ts; every configuration gets the same copies).
@@ -37,8 +37,8 @@ interface Config { root: string; pl: number; request: EngineRequest; name: strin
 
 async function loadWaf(root: string, pl: number) {
   if (daemon) {
-    const { compileRuleSet, findCrs } = await import(pathToFileURL(`${root}/daemon/waf/rule-set-builder.ts`).href);
-    const { defaultRuleSettings } = await import(pathToFileURL(`${root}/daemon/waf/rule-settings.ts`).href);
+    const { compileRuleSet, findCrs } = await import(pathToFileURL(`${root}/daemon/rule-sets/rule-set-builder.ts`).href);
+    const { defaultRuleSettings } = await import(pathToFileURL(`${root}/daemon/rule-sets/rule-settings.ts`).href);
     return compileRuleSet(defaultRuleSettings(pl), findCrs('/usr/share/modsecurity-crs'));
   }
   const { loadCrs } = await import(pathToFileURL(`${root}/daemon/engine/waf.ts`).href);
@@ -63,7 +63,7 @@ for (const root of roots) {
       const once = () => {
         const tx = waf.newTransaction(copies[turn++ % copies.length]);
         tx.processRequest();
-        // The edge runs phases 1-2 only (daemon/waf/engine-inspector.ts): so does --daemon.
+        // The edge runs phases 1-2 only (daemon/rule-sets/engine-inspector.ts): so does --daemon.
         if (!daemon) tx.processLogging();
       };
       configs.push({ root, pl, request, name, once, samples: [] });

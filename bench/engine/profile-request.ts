@@ -5,7 +5,7 @@
 //   npx tsx bench/engine/profile-request.ts "benign GET" 1 20000 [/tmp/get.cpuprofile]
 //
 // Arguments: request name (see requests.ts), paranoia level, iterations, optional profile path.
-// Options: --daemon (the daemon's rule set: daemon/waf, CRS with the WordPress exclusions and the
+// Options: --daemon (the daemon's rule set: daemon/rule-sets, CRS with the WordPress exclusions and the
 // cms group; and phases 1-2 only, as the edge runs them: no logging phase), --budget MS (the edge's time budget, default off), --vary same|fresh|unique|mixed (what
 // the requests repeat, request-copies.ts: 'unique' makes new values for every request, a stream
 // of copies made ahead of the timed loop; default same), --alloc N (instead of a CPU profile: V8's
@@ -16,8 +16,8 @@ import { loadCrs } from '../../daemon/engine/waf.js';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import { benchRequests } from './requests.js';
 import { BENCH_BASE, CRS_RULES, CRS_SETUP } from './setup.js';
-import { compileRuleSet, findCrs } from '../../daemon/waf/rule-set-builder.js';
-import { defaultRuleSettings } from '../../daemon/waf/rule-settings.js';
+import { compileRuleSet, findCrs } from '../../daemon/rule-sets/rule-set-builder.js';
+import { defaultRuleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { requestCopies, type CopyMode } from './request-copies.js';
 
 const argv = process.argv.slice(2);

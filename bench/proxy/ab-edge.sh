@@ -7,6 +7,8 @@
 # SKIP_BUILD=1 reuses the last builds. A_NODE_FLAGS / B_NODE_FLAGS give one side node or V8 flags (they reach the
 # workers through execArgv), e.g. A_REF=HEAD B_NODE_FLAGS=--single-threaded-gc to measure a flag alone.
 # A_SITE_SET / B_SITE_SET give one side `wafctl site set` options (B_SITE_SET='--response-inspection off').
+# A_ENV / B_ENV give one side's daemon environment variables, e.g. B_ENV='WAFCTL_BYTE_GATE=off' (a speed layer
+# off: daemon/engine/rules/speed-layers.ts); with A_REF=HEAD on a clean tree both sides run the same build.
 # Needs origin-nginx (started if missing) from the anchors.
 set -euo pipefail
 ROUNDS=${1:-4} DUR=${2:-6} MIX=${3:-get} WAFM=${4:-on}
@@ -28,7 +30,10 @@ for r in $(seq $ROUNDS); do
   for side in A B; do
     WORK=$DIR/$side
     flags_var=${side}_NODE_FLAGS
+    env_var=${side}_ENV
+    for kv in ${!env_var:-}; do export "$kv"; done
     start_daemon_edge edge-ab $PORT $WAFM ${!flags_var:-} 2>/dev/null
+    for kv in ${!env_var:-}; do unset "${kv%%=*}"; done
     # A_SITE_SET / B_SITE_SET: `wafctl site set` options for one side, e.g. B_SITE_SET='--response-inspection off'.
     site_var=${side}_SITE_SET
     if [ -n "${!site_var:-}" ]; then daemon_cli edge-ab site set www.example.com ${!site_var} > /dev/null; fi

@@ -22,7 +22,7 @@ function categoryOf(url, name) {
   let m;
   if ((m = /\/daemon\/engine\/([^/]+)\//.exec(url))) return `engine: ${m[1]}`;
   if (/\/daemon\/engine\//.test(url)) return 'engine: core';
-  if (/\/daemon\/waf\//.test(url)) return 'engine adapter (daemon/waf)';
+  if (/\/daemon\/waf\//.test(url)) return 'engine adapter (daemon/rule-sets)';
   if ((m = /\/daemon\/proxy\/(.+)\.js$/.exec(url))) return `proxy: ${m[1].replace(/\/.*/, '/')}`;
   if (/\/daemon\/(store|lifecycle)\//.test(url)) return 'event store / lifecycle';
   if (/node_modules\/undici\//.test(url)) return 'undici';
@@ -85,7 +85,7 @@ const rows = [...byCategory].sort((a, b) => b[1] - a[1]);
 const group = (prefix) => rows.filter(([c]) => c.startsWith(prefix)).reduce((a, [, us]) => a + us, 0);
 const engine = group('engine: '), adapter = group('engine adapter'), proxy = group('proxy: ');
 console.log(`\n| part | µs/request | share of busy CPU |\n|---|---:|---:|`);
-for (const [label, us] of [['WAF engine (daemon/engine)', engine], ['engine adapter (daemon/waf)', adapter], ["proxy's own code (daemon/proxy)", proxy],
+for (const [label, us] of [['WAF engine (daemon/engine)', engine], ['engine adapter (daemon/rule-sets)', adapter], ["proxy's own code (daemon/proxy)", proxy],
   ['everything else (node:http/net, undici, GC, V8, event store)', busyTotal - engine - adapter - proxy]]) {
   console.log(`| ${label} | ${fmt(us / requests, 1)} | ${fmt((100 * us) / busyTotal, 1)} % |`);
 }

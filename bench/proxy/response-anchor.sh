@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Response inspection beside nginx + ModSecurity v3 doing the same (issue 22): an nginx origin serving HTML pages
+# Response inspection beside nginx + ModSecurity v3 doing the same: an nginx origin serving HTML pages
 # of 20-200 KB (five sizes, each identity and gzip: lua/mix-html-pages.lua), and four servers in front of it:
 #   edge-resp-on   the real daemon (2 workers, CRS 3.3.4 PL1, site www.example.com, response inspection on: default)
 #   edge-resp-off  the same, `wafctl site set --response-inspection off`

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { Edge } from '../../daemon/proxy/edge.js';
 import { buildEdgeSnapshot } from '../../daemon/proxy/snapshot.js';
-import { createEngineInspector } from '../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
+import { createEngineInspector } from '../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
 
 const perRound = Number(process.argv[2] ?? 400);
 const rounds = Number(process.argv[3] ?? 3);

@@ -3,7 +3,7 @@
 // per rule is µs per page (the wrapper's own cost, ~0.1 µs a call, is inside); the total is
 // unwrapped phases 3+4 as timed around them, so the two can be compared.
 // node --import tsx bench/proxy/response-rule-costs.ts [page KB, default 100] [pages, default 300]
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
 import type { Rule } from '../../daemon/engine/rules/rule.js';
 import type { OperatorRuntime } from '../../daemon/engine/operators/types.js';
 

@@ -1,6 +1,6 @@
 // Summarises run.sh output: medians per scenario and mix, paired ratios (same round, same mix), whether the
 // run is valid (benign mixes: no non-2xx anywhere; attack mix: every response refused by every WAF) and, for the
-// WAF set (-s waf), issue 7's targets.
+// WAF set (-s waf), the targets of bench/proxy/README.md.
 // usage: node bench/proxy/summarize.mjs results/<file>.jsonl [more.jsonl ...]   (rounds are paired within one file)
 import { readFileSync } from 'node:fs';
 
@@ -83,7 +83,7 @@ for (const [a, b] of pairs) {
 }
 
 if (isWafSet) {
-  // Issue 7's targets (2 workers, CRS PL1, same run).
+  // The targets (2 workers, CRS PL1, same run): see bench/proxy/README.md.
   const targets = [];
   const check = (what, value, ok, shown) => targets.push(`| ${what} | ${value === null ? 'not measured' : shown} | ${value === null ? '–' : ok ? 'met' : 'NOT met'} |`);
   const med = (sc, mix, f) => { const rs = groups.get(`${sc}|${mix}`); return rs ? median(rs.map(f)) : null; };
@@ -115,7 +115,7 @@ if (isWafSet) {
       check(`WAF-on ${mix} p99 < 4 ms`, p99, p99 < 4, `${fmt(p99 ?? 0, 2)} ms`);
     }
   }
-  console.log(`\n| issue 7 target (${mode}) | measured | |\n|---|---:|---|\n${targets.join('\n')}`);
+  console.log(`\n| target (${mode}) | measured | |\n|---|---:|---|\n${targets.join('\n')}`);
   if (mode === 'throughput') {
     // Every server here is CPU-bound on the same cores, so a req/s ratio of N needs about N times less CPU per
     // request: what that leaves the engine, given what the edge costs with the WAF off (same run).

@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { compilePcre } from '../../daemon/engine/regex/index.js';
 import { enableRegexBacktrackFallback } from '../../daemon/engine/regex-safety.js';
 import type { Waf } from '../../daemon/engine/waf.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
 import { EngineBudgetExceeded } from '../../daemon/engine/budget/time-budget.js';
 import { pathologicalInputs } from './pathological-inputs.js';
 import { requestsFor } from './placements.js';

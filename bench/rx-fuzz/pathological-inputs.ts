@@ -1,7 +1,7 @@
 // Inputs built to make a regex backtrack: long runs of one character, of quotes and brackets
 // nested, of whitespace and separators, and of the regex's own literals repeated (with and without
 // separators), each ending in a byte that makes the match fail late. Sizes go up to the engine's
-// request-body inspection limit (SecRequestBodyNoFilesLimit 131072 in daemon/waf/base-settings.conf).
+// request-body inspection limit (SecRequestBodyNoFilesLimit 131072 in daemon/rule-sets/base-settings.conf).
 
 export const BODY_LIMIT = 131_072;
 export const SIZES = [1_024, 8_192, BODY_LIMIT - 64] as const;

@@ -3,7 +3,7 @@
 // Waf.load does it), against pathological inputs (pathological-inputs.ts) at 1 KiB; each rule's
 // three worst shapes again at 8 KiB and at the request-body inspection limit (~128 KiB). Then the
 // worst inputs go as whole requests (query, form body, JSON body, User-Agent, Cookie) through the
-// daemon's PL4 rule set (daemon/waf/rule-groups.ts): no request may hold the event loop > 50 ms.
+// daemon's PL4 rule set (daemon/rule-sets/rule-groups.ts): no request may hold the event loop > 50 ms.
 // Evaluations run in a worker with a watchdog: one that runs past the budget is stopped (terminate
 // interrupts a running regex) and reported as "> budget", and the fuzz goes on.
 //

@@ -12,9 +12,9 @@ import { defaultRegistries } from '../../daemon/engine/default-registries.js';
 import type { Waf } from '../../daemon/engine/waf.js';
 import type { InspectedRequest } from '../../daemon/proxy/inspector.js';
 import { buildEdgeSnapshot } from '../../daemon/proxy/snapshot.js';
-import { engineHeaders } from '../../daemon/waf/engine-request.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
-import { defaultRuleSettings, ruleSettings } from '../../daemon/waf/rule-settings.js';
+import { engineHeaders } from '../../daemon/rule-sets/engine-request.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
+import { defaultRuleSettings, ruleSettings } from '../../daemon/rule-sets/rule-settings.js';
 
 void defaultRegistries;
 const argv = process.argv.slice(2);

@@ -4,8 +4,8 @@
 // never says "crs" while nothing runs. Under CRS 4 the plugins installed with `wafctl crs plugin add`
 // join the directory's own plugins/. Read at start and again on every reload, which switches to
 // whatever this says then.
-import { pluginNames } from '../waf/crs-plugins.js';
-import { findCrs } from '../waf/rule-set-builder.js';
+import { pluginNames } from '../rule-sets/crs-plugins.js';
+import { findCrs } from '../rule-sets/rule-set-builder.js';
 import { InstalledPlugins } from './installed-plugins.js';
 import { InstalledReleases } from './installed-releases.js';
 

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataPaths } from '../../shared/paths.js';
-import { findCrs, type CrsLocation } from '../waf/rule-set-builder.js';
+import { findCrs, type CrsLocation } from '../rule-sets/rule-set-builder.js';
 import { CrsError } from './crs-error.js';
 
 /** A CRS version as its releases name it: 4.28.0. Anything else never becomes a path. */

@@ -2,7 +2,7 @@
 // The CMS group is our own WordPress rule set (ids 200100-200999, files named cms-*.conf or under
 // a `cms` folder); everything else is the core rule set.
 
-import { isCmsRuleId } from '../waf/cms-rule-ids.js';
+import { isCmsRuleId } from '../rule-sets/cms-rule-ids.js';
 
 export type RuleGroup = 'cms' | 'crs';
 

@@ -6,8 +6,8 @@ import { IpcCounterStore, ipcEventSink } from '../proxy/cluster-ipc.js';
 import { Edge } from '../proxy/edge.js';
 import { buildEdgeSnapshot, type EdgeSnapshot } from '../proxy/snapshot.js';
 import { describeSiteProblem } from '../proxy/site-fallback.js';
-import { createEngineInspector } from '../waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../waf/rule-groups.js';
+import { createEngineInspector } from '../rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../rule-sets/rule-groups.js';
 import {
   CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type ToWorker,
 } from './edge-worker-protocol.js';

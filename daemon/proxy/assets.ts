@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Files the edge reads at load that are not TypeScript (the CRS scanner list, the cms rules).
+// Files the edge reads at load that are not TypeScript (the scanner User-Agent list).
 // tsc does not copy them to dist/, so from dist/daemon/proxy/ they are found in the source
 // tree's daemon/proxy/ (which the package ships).
 
@@ -13,6 +13,3 @@ export function proxyAsset(relative: string): string {
   const beside = join(HERE, relative);
   return existsSync(beside) ? beside : join(SOURCE_DIR, relative);
 }
-
-/** The `cms` rule group (SecLang), for the engine loader. */
-export const CMS_RULES_FILE = proxyAsset('rules/cms/wordpress.conf');

@@ -1,7 +1,7 @@
 import { ChallengeExemptions } from './checks/bot/challenge-exemptions.js';
 import { EMPTY_IP_SET } from './ip-set.js';
 import { compilePrefixTable } from './path-prefix.js';
-import { defaultRuleSettings } from '../waf/rule-settings.js';
+import { defaultRuleSettings } from '../rule-sets/rule-settings.js';
 import type { CompiledSite, EdgeSnapshot } from './snapshot.js';
 
 // What the edge serves for a site whose configuration does not compile (a hand-edited config.json,

@@ -3,7 +3,7 @@ import tls from 'node:tls';
 import { z } from 'zod';
 import { compileIpSet, type IpSet } from './ip-set.js';
 import { compilePrefixTable, type PrefixTable } from './path-prefix.js';
-import { announceRuleSettings, RuleSettingsInterner, type WafRuleSettings } from '../waf/rule-settings.js';
+import { announceRuleSettings, RuleSettingsInterner, type WafRuleSettings } from '../rule-sets/rule-settings.js';
 import { SiteInputSchema, type EdgeConfigInput, type SiteConfig } from './snapshot-input.js';
 import { fallbackSite, type SiteProblem } from './site-fallback.js';
 
@@ -13,9 +13,9 @@ import { fallbackSite, type SiteProblem } from './site-fallback.js';
 // restarts or dropped connections.
 // Each site's engine settings (paranoia, thresholds, groups, user rule files) are one frozen
 // WafRuleSettings shared by every site with the same values; after a build the snapshot announces
-// them so the engine compiles new combinations before requests need them (daemon/waf/rule-groups.ts).
+// them so the engine compiles new combinations before requests need them (daemon/rule-sets/rule-groups.ts).
 
-export type { WafRuleSettings } from '../waf/rule-settings.js';
+export type { WafRuleSettings } from '../rule-sets/rule-settings.js';
 export type { SiteProblem } from './site-fallback.js';
 
 export type BlockResponse = 403 | 404 | 'drop';

@@ -47,7 +47,7 @@ export async function runIngest(groups: AsyncIterable<ReadItem[]>, options: RunO
   const inFlight: Array<Promise<Settled>> = [];
   let batch: Entry[] = [];
   // Lines that were not JSON wait for the batch they were read with, so every reject comes out in
-  // input order (issue 23: a parse error used to be printed before the rejects of earlier lines).
+  // input order (a parse error used to be printed before the rejects of earlier lines).
   let local: Rejected[] = [];
 
   const reject = async (rejected: Rejected) => {

@@ -1,4 +1,4 @@
-// Every command of issue 2 through the real commander tree, with an in-memory daemon.
+// Every command through the real commander tree, with an in-memory daemon.
 import { readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run.js';

@@ -1,4 +1,4 @@
-// ctx.api(): which server, key and CA the management API commands of issue 4 will use.
+// ctx.api(): which server, key and CA the management API commands use.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../cli/cli-error.js';

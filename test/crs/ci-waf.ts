@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { loadCrs, type Waf } from '../../daemon/engine/waf.js';
 import type { EngineRegistries } from '../../daemon/engine/registries.js';
 import type { MissMemoLimits } from '../../daemon/engine/rules/miss-memo.js';
-import { CMS_RULES, WORDPRESS_EXCLUSIONS } from '../../daemon/waf/rule-set-builder.js';
+import { CMS_RULES, WORDPRESS_EXCLUSIONS } from '../../daemon/rule-sets/rule-set-builder.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'crs-tests');
 export const CRS_RULES_DIR = '/usr/share/modsecurity-crs/rules';

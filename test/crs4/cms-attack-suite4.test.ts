@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultRegistries } from '../../daemon/engine/default-registries.js';
-import { CMS_RULES } from '../../daemon/waf/rule-set-builder.js';
+import { CMS_RULES } from '../../daemon/rule-sets/rule-set-builder.js';
 import { loadIgnoreList } from '../crs/conformance.js';
 import { CRS4_DIR, crs4Present, loadCrs4CiWaf } from './crs4-ci-waf.js';
 import { runGoFtwConformance } from './conformance4.js';

@@ -1,4 +1,4 @@
-// `wafctl site set D --tls acme` end to end (issue 23): a real daemon (CLI as a process), Let's
+// `wafctl site set D --tls acme` end to end: a real daemon (CLI as a process), Let's
 // Encrypt's test CA pebble validating HTTP-01 against the edge's HTTP port, names resolved to
 // loopback by a DNS responder of the test's own, pebble's roots trusted only in this test.
 import { existsSync } from 'node:fs';

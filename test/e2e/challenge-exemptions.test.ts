@@ -1,4 +1,4 @@
-// Issue 23 (tour M5): the JS challenge must not break WordPress. With `protect bot on --challenge js`,
+// New user's tour, M5: the JS challenge must not break WordPress. With `protect bot on --challenge js`,
 // a client that cannot run JavaScript (curl's User-Agent, as feed readers, WP-Cron and webhooks are)
 // still reaches feeds, the REST API, cron, admin-ajax.php, robots.txt, sitemaps, uploads and static
 // assets; everything else gets the challenge page; `--exempt PATH` adds a site's own paths.

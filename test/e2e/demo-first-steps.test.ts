@@ -1,4 +1,4 @@
-// Issue 23, "every first step works": `daemon start --demo` logs the CLI in, so the management API
+// "Every first step works": `daemon start --demo` logs the CLI in, so the management API
 // commands work at once, and the curl lines it prints (the ones README describes) get what their
 // comments say, run as printed by a real shell against the real edge with the Core Rule Set.
 import { exec } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 23 (tour minor 8): a full disk is its own error, not "internal error". A real daemon with
+// New user's tour, minor 8: a full disk is its own error, not "internal error". A real daemon with
 // its data dir on a small tmpfs, filled up under it; the CLI as a real process.
 // Mounting a tmpfs needs root: without it the test is skipped, and says so.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 23 (tour minor 10): Ctrl+C on `wafctl daemon start --foreground` is a graceful stop. The
+// New user's tour, minor 10: Ctrl+C on `wafctl daemon start --foreground` is a graceful stop. The
 // terminal sends SIGINT to its whole foreground process group; the daemon must get it once (the
 // launcher forwards it), not twice, which it takes as "second signal: exit now" (exit 1).
 // The CLI as a real process in a process group of its own, SIGINT to the group as a terminal does.

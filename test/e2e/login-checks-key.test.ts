@@ -1,4 +1,4 @@
-// Issue 23 (tour M6): `wafctl login` checks the key against GET /connect before saving, never
+// New user's tour, M6: `wafctl login` checks the key against GET /connect before saving, never
 // replaces a working profile with a broken one, and keeps the CA pin: the one already saved for
 // the site and server, or the local daemon's ca_file for its own API. A real daemon, the real CLI.
 import { readFile, stat } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Issue 23, tour minor 4 and 5: `wafctl logs --search` finds the edge's own rule ids as shown in
+// New user's tour, minors 4 and 5: `wafctl logs --search` finds the edge's own rule ids as shown in
 // its RULE column, and `--page` past the end says so instead of "no WAF events yet". A real
 // daemon, a real block through its edge, the CLI as a real process.
 import { createServer, request, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 23 (tour minor 7): a rule file with an unterminated quote is refused with its file and
+// New user's tour, minor 7: a rule file with an unterminated quote is refused with its file and
 // line, as other SecLang errors are, instead of loading as something else. A real daemon, the CLI
 // as a real process.
 import { writeFile } from 'node:fs/promises';

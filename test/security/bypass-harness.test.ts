@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineInspector } from '../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
+import { createEngineInspector } from '../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
 import { judgeAt, runProbes, type ProbeResult, type ProxyUnderTest } from './differential.js';
 import { KNOWN_BYPASSES } from './known-bypasses.js';
 import { nginxModSecurityMissing, startNginxModSecurity, type NginxModSecurity } from './nginx-modsecurity.js';

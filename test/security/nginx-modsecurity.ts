@@ -25,7 +25,7 @@ export function nginxModSecurityMissing(): string | null {
 /** How the comparison is set up; the defaults are the bypass harness's (the proxy anchors' PL1, /wp-admin protected). */
 export interface NginxModSecurityOptions {
   paranoia?: 1 | 2 | 3 | 4;
-  /** CRS 3.3's rule 900130 (tx.crs_exclusions_wordpress=1), as the daemon runs CRS 3 (daemon/waf/rule-set-builder.ts). */
+  /** CRS 3.3's rule 900130 (tx.crs_exclusions_wordpress=1), as the daemon runs CRS 3 (daemon/rule-sets/rule-set-builder.ts). */
   wordpressExclusions?: boolean;
   /** `location ^~ /wp-admin { allow 192.0.2.1; deny all; }`, the nginx form of the harness's page protection. */
   protectWpAdmin?: boolean;

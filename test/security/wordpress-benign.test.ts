@@ -2,9 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Edge } from '../../daemon/proxy/edge.js';
 import { buildEdgeSnapshot } from '../../daemon/proxy/snapshot.js';
-import { createEngineInspector } from '../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../daemon/waf/rule-groups.js';
-import { ruleSettings } from '../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../daemon/rule-sets/rule-groups.js';
+import { ruleSettings } from '../../daemon/rule-sets/rule-settings.js';
 import { RecordingSink } from '../daemon/proxy/helpers.js';
 import { nginxModSecurityMissing, startNginxModSecurity, type NginxModSecurity } from './nginx-modsecurity.js';
 import { HOST } from './probe-catalogue.js';
@@ -13,7 +13,7 @@ import { startRecordingOrigin } from './recording-origin.js';
 import { corpusBytes, loadCorpus, type CorpusRequest } from './wordpress-corpus.js';
 import { KNOWN_DIFFERENCES, STILL_REFUSED_WITH_CMS } from './wordpress-differences.js';
 
-// Issue 22, "WordPress without false positives". Every request of the WordPress benign corpus goes
+// "WordPress without false positives". Every request of the WordPress benign corpus goes
 // through our real edge (Debian's CRS 3.3 as the daemon runs it: WordPress exclusions 900130 on)
 // with the cms group off and on, at paranoia 1 and 2, and through nginx + ModSecurity v3 with the
 // same CRS and the same 900130. With CRS alone, both must decide the same on every request

@@ -1,5 +1,5 @@
 // After `daemon start --demo`: leave a working login profile for demo.localhost, so `wafctl logs`,
-// `wafctl analytics` and the TUI work at once (issue 23). A saved key that still opens the demo
+// `wafctl analytics` and the TUI work at once. A saved key that still opens the demo
 // site on this daemon is kept (only its server and CA are refreshed: port 0 gives new ports).
 // Otherwise the demo site gets a new key: it is the daemon's own test site, so replacing its key
 // breaks nothing of the operator's, and the daemon keeps only hashes, so there is no other way.

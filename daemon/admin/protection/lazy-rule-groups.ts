@@ -1,5 +1,5 @@
 import type { AdminDependencies } from '../dependencies.js';
-import type { RuleGroups } from '../../waf/rule-groups.js';
+import type { RuleGroups } from '../../rule-sets/rule-groups.js';
 
 // The admin side's RuleGroups (validation, `rules show`, `rules exclude` replays), made on first
 // use: the daemon should not pay for importing the engine before anyone asks. A new CRS directory
@@ -17,7 +17,7 @@ export function lazyRuleGroups(deps: Pick<AdminDependencies, 'status' | 'crsPlac
     if (made === null || made.key !== key) {
       made = {
         key,
-        groups: import('../../waf/rule-groups.js').then(({ RuleGroups, findCrs }) =>
+        groups: import('../../rule-sets/rule-groups.js').then(({ RuleGroups, findCrs }) =>
           new RuleGroups(findCrs(dir, place.pluginDirs), { prepareAnnounced: false, log: warn })),
       };
     }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { StoredSite, UserRuleFile } from '../../../shared/schemas/site.js';
 import type { RulesView } from '../../../shared/schemas/site-settings.js';
-import { ruleSettings, type WafRuleSettings } from '../../waf/rule-settings.js';
-import type { CrsLocation, RuleSetOutcome } from '../../waf/rule-groups.js';
+import { ruleSettings, type WafRuleSettings } from '../../rule-sets/rule-settings.js';
+import type { CrsLocation, RuleSetOutcome } from '../../rule-sets/rule-groups.js';
 
 // User SecLang files of a site (`wafctl rules set|show`).
 // Decision: the daemon stores each file's TEXT (with its path, digest and time), not only its path.

@@ -6,10 +6,10 @@ import { ExcludeEventBodySchema, RemoveExclusionBodySchema, type ExclusionRemove
 import type { StoredSite } from '../../../shared/schemas/site.js';
 import { parseWith } from '../../api/envelope.js';
 import type { RequestEvents, RequestKey } from '../../store/events/request-lookup.js';
-import { planExclusion } from '../../waf/exclusion/exclusion-plan.js';
-import { appendExclusion, EXCLUSION_FIRST_ID, EXCLUSION_LAST_ID, findExclusion, freeIds, removeExclusion, renderExclusion } from '../../waf/exclusion/exclusion-text.js';
-import { replay } from '../../waf/exclusion/replay.js';
-import { replayRequest } from '../../waf/exclusion/replay-request.js';
+import { planExclusion } from '../../rule-sets/exclusion/exclusion-plan.js';
+import { appendExclusion, EXCLUSION_FIRST_ID, EXCLUSION_LAST_ID, findExclusion, freeIds, removeExclusion, renderExclusion } from '../../rule-sets/exclusion/exclusion-text.js';
+import { replay } from '../../rule-sets/exclusion/replay.js';
+import { replayRequest } from '../../rule-sets/exclusion/replay-request.js';
 import type { AdminDependencies } from '../dependencies.js';
 import { lazyRuleGroups, type LazyRuleGroups } from '../protection/lazy-rule-groups.js';
 import { ruleFile, siteRuleSettings } from '../protection/rule-files.js';

@@ -48,8 +48,8 @@ export function rulesRoutes(app: FastifyInstance, deps: AdminDependencies): void
     const settings = siteRuleSettings(candidate);
     const outcome = g.load(settings);
     if (!outcome.ok) throw new WafctlError('validation_error', outcome.error);
-    // Loads, but a line of the user's that changes nothing is most often a typo (waf/user-rule-checks.ts).
-    const { modifierWithoutEffect } = await import('../../waf/user-rule-checks.js');
+    // Loads, but a line of the user's that changes nothing is most often a typo (rule-sets/user-rule-checks.ts).
+    const { modifierWithoutEffect } = await import('../../rule-sets/user-rule-checks.js');
     const noEffect = modifierWithoutEffect(outcome.waf, settings, g.crs !== null && settings.groups.crs);
     if (noEffect !== null) throw new WafctlError('validation_error', noEffect);
     const site = await store.update((draft) => {

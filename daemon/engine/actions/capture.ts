@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const captureAction: ActionDefinition = {
   name: 'capture',
   kind: 'data',
+  reach: 'transaction',
   param: 'none',
   apply(rule) {
     rule.capture = true;

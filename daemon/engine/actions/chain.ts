@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const chainAction: ActionDefinition = {
   name: 'chain',
   kind: 'flow',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.chained = true;

@@ -132,6 +132,7 @@ function compileCtl(option: string, value: string, where: SourceLocation): Effec
 export const ctlAction: ActionDefinition = {
   name: 'ctl',
   kind: 'nondisruptive',
+  reach: 'outside',
   param: 'required',
   apply(rule, param, ctx) {
     const eq = param!.indexOf('=');

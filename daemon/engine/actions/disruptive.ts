@@ -8,6 +8,7 @@ function simple(kind: Exclude<DisruptiveKind, 'allow' | 'redirect'>): ActionDefi
   return {
     name: kind,
     kind: 'disruptive',
+    reach: kind === 'pass' ? 'rule' : 'transaction',
     param: 'none',
     apply(rule) {
       rule.disruptive = { kind };
@@ -23,6 +24,7 @@ export const dropAction = simple('drop');
 export const allowAction: ActionDefinition = {
   name: 'allow',
   kind: 'disruptive',
+  reach: 'transaction',
   param: 'optional',
   apply(rule, param) {
     const scope = (param ?? '').trim().toLowerCase();
@@ -36,6 +38,7 @@ export const allowAction: ActionDefinition = {
 export const redirectAction: ActionDefinition = {
   name: 'redirect',
   kind: 'disruptive',
+  reach: 'transaction',
   param: 'required',
   apply(rule, param, ctx) {
     rule.disruptive = { kind: 'redirect', redirectUrl: Macro.compile(param!, ctx.location) };

@@ -7,6 +7,7 @@ import { parseCollectionVariable } from './collection-name.js';
 export const expirevarAction: ActionDefinition = {
   name: 'expirevar',
   kind: 'nondisruptive',
+  reach: 'outside',
   param: 'required',
   apply(rule, param, ctx) {
     const text = param!.trim();

@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const idAction: ActionDefinition = {
   name: 'id',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     if (!/^\d+$/.test(param!.trim())) throw new Error(`id must be a positive integer, got "${param}"`);

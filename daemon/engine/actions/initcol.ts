@@ -9,6 +9,7 @@ const PERSISTENT = new Set(['IP', 'GLOBAL', 'RESOURCE', 'SESSION', 'USER']);
 export const initcolAction: ActionDefinition = {
   name: 'initcol',
   kind: 'nondisruptive',
+  reach: 'outside',
   param: 'required',
   apply(rule, param, ctx) {
     const text = param!.trim();
@@ -25,6 +26,7 @@ function opener(name: string, collection: string): ActionDefinition {
   return {
     name,
     kind: 'nondisruptive',
+    reach: 'outside',
     param: 'required',
     apply(rule, param, ctx) {
       const key = Macro.compile(param!.trim(), ctx.location);

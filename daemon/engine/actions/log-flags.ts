@@ -5,6 +5,7 @@ import type { ActionDefinition } from './action.js';
 export const logAction: ActionDefinition = {
   name: 'log',
   kind: 'data',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.log = true;
@@ -14,6 +15,7 @@ export const logAction: ActionDefinition = {
 export const nologAction: ActionDefinition = {
   name: 'nolog',
   kind: 'data',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.log = false;
@@ -24,6 +26,7 @@ export const nologAction: ActionDefinition = {
 export const auditlogAction: ActionDefinition = {
   name: 'auditlog',
   kind: 'data',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.auditlog = true;
@@ -33,6 +36,7 @@ export const auditlogAction: ActionDefinition = {
 export const noauditlogAction: ActionDefinition = {
   name: 'noauditlog',
   kind: 'data',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.auditlog = false;

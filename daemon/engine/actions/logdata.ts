@@ -5,6 +5,7 @@ import { Macro } from '../macros/macro.js';
 export const logdataAction: ActionDefinition = {
   name: 'logdata',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param, ctx) {
     rule.logdata = Macro.compile(param!, ctx.location);

@@ -5,6 +5,7 @@ import { Macro } from '../macros/macro.js';
 export const msgAction: ActionDefinition = {
   name: 'msg',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param, ctx) {
     rule.msg = Macro.compile(param!, ctx.location);

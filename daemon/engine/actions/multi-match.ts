@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const multiMatchAction: ActionDefinition = {
   name: 'multimatch',
   kind: 'data',
+  reach: 'rule',
   param: 'none',
   apply(rule) {
     rule.multiMatch = true;

@@ -7,6 +7,7 @@ const NAMED: Record<string, Phase> = { request: 2, response: 4, logging: 5 };
 export const phaseAction: ActionDefinition = {
   name: 'phase',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     const text = param!.trim().toLowerCase();

@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const revAction: ActionDefinition = {
   name: 'rev',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     rule.rev = param!;

@@ -7,6 +7,7 @@ import { Macro } from '../macros/macro.js';
 export const setenvAction: ActionDefinition = {
   name: 'setenv',
   kind: 'nondisruptive',
+  reach: 'outside',
   param: 'required',
   apply(rule, param, ctx) {
     let text = param!.trim();

@@ -20,6 +20,7 @@ function arithmetic(op: 'add' | 'sub', current: string | undefined, delta: strin
 export const setvarAction: ActionDefinition = {
   name: 'setvar',
   kind: 'nondisruptive',
+  reach: 'transaction',
   param: 'required',
   apply(rule, param, ctx) {
     let text = param!.trim();

@@ -6,6 +6,7 @@ export const SEVERITY_NAMES = ['EMERGENCY', 'ALERT', 'CRITICAL', 'ERROR', 'WARNI
 export const severityAction: ActionDefinition = {
   name: 'severity',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     const text = param!.trim().toUpperCase();

@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const skipAfterAction: ActionDefinition = {
   name: 'skipafter',
   kind: 'flow',
+  reach: 'flow',
   param: 'required',
   apply(rule, param) {
     rule.skipAfter = param!.trim();

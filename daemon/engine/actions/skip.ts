@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const skipAction: ActionDefinition = {
   name: 'skip',
   kind: 'flow',
+  reach: 'flow',
   param: 'required',
   apply(rule, param) {
     if (!/^\d+$/.test(param!.trim()) || Number(param) < 1) throw new Error(`skip needs a positive count, got "${param}"`);

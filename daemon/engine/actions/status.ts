@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const statusAction: ActionDefinition = {
   name: 'status',
   kind: 'data',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     const text = param!.trim();

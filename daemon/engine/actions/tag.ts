@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const tagAction: ActionDefinition = {
   name: 'tag',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     rule.tags.push(param!);

@@ -5,6 +5,7 @@ import type { ActionDefinition } from './action.js';
 export const transformAction: ActionDefinition = {
   name: 't',
   kind: 'data',
+  reach: 'rule',
   param: 'required',
   apply(rule, param, ctx) {
     const name = param!.trim().toLowerCase();

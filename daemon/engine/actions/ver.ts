@@ -4,6 +4,7 @@ import type { ActionDefinition } from './action.js';
 export const verAction: ActionDefinition = {
   name: 'ver',
   kind: 'metadata',
+  reach: 'rule',
   param: 'required',
   apply(rule, param) {
     rule.ver = param!;

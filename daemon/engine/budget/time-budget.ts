@@ -25,7 +25,7 @@
 //    how much wall time the thread recently needed per ms of CPU (at most MAX_STRETCH). A phase
 //    cannot run again, but a transaction can: stopped while CPU time was left, the error says so
 //    (stoppedWaiting) and the caller runs the whole request again with a longer watchdog
-//    (stretchAtLeast; waf/engine-inspector.ts).
+//    (stretchAtLeast; rule-sets/engine-inspector.ts).
 // The request body's parse runs on phase 2's clock (startClock): it holds the loop too.
 // Exceeding the budget throws EngineBudgetExceeded out of the phase; the caller decides (the edge:
 // always refused, never forwarded uninspected). A transaction that threw is finished.

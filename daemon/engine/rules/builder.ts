@@ -14,6 +14,7 @@ import type { TransformationDefinition } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
 import { isSkipGate } from './skip-gates.js';
+import { speedLayerOn } from './speed-layers.js';
 import { sharePhraseScans } from './shared-phrase-scans.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
@@ -185,7 +186,8 @@ export class RuleSetBuilder {
         while (index < list.length && list[index].order <= target) index++;
         rule.skipAfterIndex = index;
       }
-      for (const rule of list) rule.skipGate = isSkipGate(rule);
+      const skipGates = speedLayerOn('skip-gates');
+      for (const rule of list) rule.skipGate = skipGates && isSkipGate(rule);
       assignMissRuns(list);
     }
     void where;

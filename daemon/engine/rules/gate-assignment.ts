@@ -4,9 +4,11 @@
 // A registry that brings its own @rx without `requiredBytes` (a test's, say) gets no gates.
 import type { Rule } from './rule.js';
 import { gateMasksOf } from './byte-gate.js';
+import { speedLayerOn } from './speed-layers.js';
 
 /** Sets `gateLo/gateHi` on each rule whose operator needs one of a known set of bytes. */
 export function assignByteGates(rules: readonly Rule[]): void {
+  if (!speedLayerOn('byte-gate')) return;
   const byOperatorParam = new Map<string, { lo: number; hi: number }>();
   for (const rule of rules) {
     const op = rule.operator;

@@ -7,18 +7,20 @@
 // each transaction's phase 1 starts from the template instead (a copy of ~45 variables).
 //
 // Exact, not approximate. A rule is folded only when:
-// - its inputs are constant: no targets (SecAction), or only `TX:name` / `&TX:name` by exact name,
-//   without exclusions; an operator without macros whose registry entry says it is `pure`; every setvar on TX
-//   with a constant name and a value whose macros read TX only;
-// - every action is one that only writes the transaction (so running it on the scratch one is
-//   harmless): no initcol, exec, setenv, ctl...;
-// - if it matches: it passes, does not log, has no severity, no skip/skipAfter and no capture, so
-//   its only effect is its setvars; if it does not match it has no effect at all (it is not a
-//   chain: a chain starter's own setvars run even when the chain fails);
-// - everything before it in phase 1 is folded too, or "inert": it neither reads nor writes TX (no
-//   TX target, no macro anywhere, no setvar), cannot skip rules or remove them (no skip,
-//   skipAfter, ctl:ruleRemove*), and passes. So the TX a folded rule sees at run time is the one
-//   the scratch run saw, and the rules before it cannot tell that the template came first.
+// - its inputs are constant: no targets (SecAction), or only `TX:name` / `&TX:name` by exact
+//   name, without exclusions; an operator without macros whose registry entry says it is `pure`;
+//   every setvar on TX with a constant name and a value whose macros read TX only;
+// - every action's registry entry says it reaches the rule or the transaction at most (so
+//   running it on the scratch one is harmless): no initcol, setenv, ctl, skip...;
+// - if it matches: it passes, does not log, has no severity, no skip/skipAfter and no capture,
+//   so its only effect is its setvars (a deny, allow or redirect that matches on the scratch run
+//   ends the folding); if it does not match it has no effect at all (it is not a chain: a chain
+//   starter's own setvars run even when the chain fails);
+// - everything before it in phase 1 is folded too, or "inert": it neither reads nor writes TX
+//   (no TX target, no macro anywhere, every action reaching only the rule but for ctl's body
+//   processing choices), so it cannot skip rules or remove them, and passes. So the TX a folded
+//   rule sees at run time is the one the scratch run saw, and the rules before it cannot tell
+//   that the template came first.
 // One more thing a folded rule leaves: MATCHED_VAR. Only a rule that reads it before matching
 // itself could see the difference (a SecAction that logs or has %{MATCHED_VAR}, an operator
 // parameter with it, a rule targeting MATCHED_VAR(S)); if the rule set has one (CRS has none),
@@ -30,11 +32,14 @@ import type { TemplateVar } from '../collections/mutable-collection.js';
 import { Transaction } from '../transaction.js';
 import { evaluateStarter } from './evaluate.js';
 import { InMemoryCollectionStore } from '../collections/persistent-store.js';
+import { actions } from '../actions/index.js';
+import type { ActionReach } from '../actions/action.js';
+import { speedLayerOn } from './speed-layers.js';
 
-/** Actions that only describe the rule or write the transaction's own fields. */
-const DESCRIPTIVE = new Set(['id', 'phase', 't', 'msg', 'logdata', 'tag', 'ver', 'rev', 'maturity', 'accuracy', 'severity', 'log', 'nolog', 'auditlog', 'noauditlog', 'pass', 'status']);
-/** Besides those, a folded rule may deny, block or drop (it must not match then: see below). */
-const SCRATCH_SAFE = new Set([...DESCRIPTIVE, 'setvar', 'deny', 'block', 'drop']);
+/** The action's registry entry says what it can touch (`ActionReach`); unknown names touch anything. */
+function reachOf(name: string): ActionReach {
+  return actions.get(name.toLowerCase())?.reach ?? 'outside';
+}
 const MACRO_REF = /%\{([^}]*)\}/g;
 
 /** What folding left: the template phase 1 starts from, and how many rules it stands for. */
@@ -64,10 +69,9 @@ function isInert(rule: Rule): boolean {
   if (rule.disruptive !== undefined && rule.disruptive.kind !== 'pass') return false;
   if (rule.targets.some((t) => t.variable.name === 'TX' || t.variable.name.startsWith('MATCHED_'))) return false;
   return rule.actionTexts.every(({ name, param }) => {
-    const n = name.toLowerCase();
-    if (DESCRIPTIVE.has(n)) return true;
+    if (reachOf(name) === 'rule') return true;
     // Body processing choices do not touch TX or the rule list.
-    return n === 'ctl' && /^\s*(requestBodyProcessor|forceRequestBodyVariable|requestBodyAccess)\s*=/i.test(param ?? '');
+    return name.toLowerCase() === 'ctl' && /^\s*(requestBodyProcessor|forceRequestBodyVariable|requestBodyAccess)\s*=/i.test(param ?? '');
   });
 }
 
@@ -81,7 +85,9 @@ function isCandidate(rule: Rule): boolean {
     const n = name.toLowerCase();
     if (n === 'setvar') return isTxOnlySetvar(param);
     if (n === 'msg' || n === 'logdata') return true; // expanded only when logged, which a folded match is not
-    return SCRATCH_SAFE.has(n) && !param?.includes('%{');
+    // Running it on the scratch transaction touches nothing else; a disruptive one must not match (below).
+    const reach = reachOf(n);
+    return (reach === 'rule' || reach === 'transaction') && !param?.includes('%{');
   });
 }
 
@@ -109,7 +115,7 @@ const SCRATCH_REQUEST = { remoteAddr: '0.0.0.0', remotePort: 0, method: 'GET', u
  * without them and the template, or undefined when nothing folds. `all` is every rule of the set.
  */
 export function foldInitRules(ruleSet: RuleSet, all: readonly Rule[]): { rules: Rule[]; fold: InitFold } | undefined {
-  if (process.env.WAFCTL_INIT_FOLD === 'off' || readsEarlierMatch(all)) return undefined;
+  if (!speedLayerOn('init-fold') || readsEarlierMatch(all)) return undefined;
   const list = ruleSet.phases[1];
   const scratch = new Transaction({ ruleSet, bodyProcessors: new Map(), store: new InMemoryCollectionStore(() => 0) }, SCRATCH_REQUEST);
   scratch.phase = 1;

@@ -21,6 +21,7 @@
 // skipped rule changes nothing.
 import type { Rule } from './rule.js';
 import type { CompiledTarget } from '../variables/targets.js';
+import { speedLayerOn } from './speed-layers.js';
 
 /** Assigns `missGroup` to the rules that may be skipped; returns each group's targets, one per slot. */
 export function assignMissGroups(rules: readonly Rule[]): CompiledTarget[][] {
@@ -28,6 +29,7 @@ export function assignMissGroups(rules: readonly Rule[]): CompiledTarget[][] {
   const bySlots = new Map<string, number>();
   for (const rule of rules) {
     rule.missGroup = -1;
+    if (!speedLayerOn('rule-skips')) continue;
     const op = rule.operator;
     if (rule.missBit < 0 || op === undefined || rule.targets.length === 0) continue;
     if (!rule.targets.every((t) => t.slot! >= 0 && !t.count)) continue;
@@ -48,12 +50,13 @@ export function assignMissGroups(rules: readonly Rule[]): CompiledTarget[][] {
 /** Gives each grouped rule of a phase's list its run: how far the rules from it with the same
  *  group and miss-bit word go (missRunEnd) and their bits (missRunMask). */
 export function assignMissRuns(list: readonly Rule[]): void {
+  const runs = speedLayerOn('miss-runs');
   for (let i = list.length - 1; i >= 0; i--) {
     const rule = list[i];
     rule.missRunEnd = i + 1;
     rule.missRunMask = rule.missGroup >= 0 ? 1 << (rule.missBit & 31) : 0;
     const next = list[i + 1];
-    if (rule.missGroup >= 0 && next !== undefined && next.missGroup === rule.missGroup && next.missBit >> 5 === rule.missBit >> 5) {
+    if (runs && rule.missGroup >= 0 && next !== undefined && next.missGroup === rule.missGroup && next.missBit >> 5 === rule.missBit >> 5) {
       rule.missRunEnd = next.missRunEnd;
       rule.missRunMask |= next.missRunMask;
     }

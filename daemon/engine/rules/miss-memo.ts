@@ -22,6 +22,7 @@
 // transaction only, so values met once (unique query strings, posted content) cost no copy and
 // no insert, and do not push out the values that come back.
 import { Sightings } from './sightings.js';
+import { speedLayerOn } from './speed-layers.js';
 
 export interface MissMemoLimits {
   /** Values kept (0: no memo, every value's bits live for its transaction only). */
@@ -128,6 +129,5 @@ export class MissMemo {
 /** The memo of a newly compiled rule set; `WAFCTL_MISS_MEMO=off` keeps misses per transaction
  *  only (for A/B runs). */
 export function newMissMemo(words: number, limits: MissMemoLimits = DEFAULT_MISS_MEMO_LIMITS): MissMemo {
-  const off = process.env.WAFCTL_MISS_MEMO === 'off';
-  return new MissMemo(words, off ? { ...limits, limit: 0 } : limits);
+  return new MissMemo(words, speedLayerOn('miss-memo') ? limits : { ...limits, limit: 0 });
 }

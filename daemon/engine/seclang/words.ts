@@ -33,7 +33,7 @@ export class UnterminatedQuote extends Error {
 /**
  * Splits the argument part of a directive line into words as Apache does, except for one thing:
  * an unterminated quote throws UnterminatedQuote. Apache would take the rest of the line as the
- * word, so a typo in an operator's rule file loaded silently as something else (issue 23);
+ * word, so a typo in an operator's rule file loaded silently as something else;
  * ModSecurity v3's own parser refuses it too, and no CRS file has one.
  */
 export function splitConfigWords(line: string): string[] {

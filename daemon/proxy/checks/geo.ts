@@ -7,7 +7,7 @@ import type { Block } from './outcome.js';
 // here once and the check only compares. An address geoip-country does not know has country ''.
 // Loopback and private networks (LOCAL_NETWORKS) are in no country: geo rules leave them alone in
 // both modes, so a whitelist does not lock out health checks, WP-Cron's loopback and tools on the
-// machine or its LAN (issue 23; CrowdSec's default whitelist makes the same choice). Any other
+// machine or its LAN (CrowdSec's default whitelist makes the same choice). Any other
 // address with no country (unallocated, new) is blocked by a whitelist and passes a blacklist.
 
 const require = createRequire(import.meta.url);

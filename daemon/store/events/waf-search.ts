@@ -22,7 +22,7 @@ const KNOWN_GROUPS = new Set(['crs', 'cms']);
 /**
  * The edge's own rule ids (daemon/proxy/checks), read as a rule id like a number is, even on a site
  * with no such event yet: `logs` shows them in its RULE column, so searching for one must find it
- * (issue 23; before, `page-protection` was read as a URI substring and found nothing).
+ * (before, `page-protection` was read as a URI substring and found nothing).
  */
 const EDGE_RULE_IDS = new Set([
   'ip-blacklist', 'geo-whitelist', 'geo-blacklist', 'page-protection', 'rate-limit', 'bot-scanner', 'bot-fake-crawler', 'bot-automated',

@@ -1,5 +1,5 @@
 // bench/proxy/summarize.mjs as the lead runs it (a real node process on a results file): paired ratios, the
-// validity check (benign mixes all 2xx, the SQLi refused by every WAF) and issue 7's targets.
+// validity check (benign mixes all 2xx, the SQLi refused by every WAF) and the throughput and latency targets.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,7 @@ function wafSet(edge: { get: number; post: number; attack: number }, over: Parti
 }
 
 describe('bench/proxy/summarize.mjs', () => {
-  it('prints paired ratios and judges issue 7 throughput targets', () => {
+  it('prints paired ratios and judges the throughput targets', () => {
     const out = summarize(wafSet({ get: 6_600, post: 2_800, attack: 5_000 }));
     expect(out).toContain('valid: benign mixes all 2xx, SQLi refused by every WAF in every run');
     expect(out).toMatch(/\| edge-waf ÷ modsec \| get \| 11\.00 \(11\.00–11\.00\) \| 10\.00 \|/);

@@ -2,13 +2,13 @@ import { Edge } from '../../../daemon/proxy/edge.js';
 import type { EventSink } from '../../../daemon/proxy/events.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
 import type { Waf } from '../../../daemon/engine/waf.js';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
 import { formatModSecurityLogLine } from './log-line.js';
 import { startEmulatedOrigin, type EmulatedOrigin } from './origin-emulation.js';
 import { recordingRuleSet, type RecordingRuleSet } from './recording-rule-set.js';
 
 // The daemon's edge as the CRS conformance suite drives it: the same Edge, request handler and
-// engine inspector the daemon builds (proxy/edge.ts, waf/engine-inspector.ts), listening on a
+// engine inspector the daemon builds (proxy/edge.ts, rule-sets/engine-inspector.ts), listening on a
 // loopback port, in front of a real origin that answers like the reference origin. One site,
 // `localhost` (the tests' Host) and the default site (for the tests with no or another Host),
 // WAF in detect mode at paranoia 4 (CRS CI's profile; its rule set is DetectionOnly anyway).

@@ -1,6 +1,6 @@
 import type { Transaction } from '../../../daemon/engine/transaction.js';
 import type { Waf } from '../../../daemon/engine/waf.js';
-import type { RuleSetSource } from '../../../daemon/waf/engine-inspector.js';
+import type { RuleSetSource } from '../../../daemon/rule-sets/engine-inspector.js';
 
 // The rule set the edge's inspector runs in the conformance suite: CRS CI's, for every site, with
 // each transaction the inspector opens kept so the suite can read what the engine logged. The

@@ -9,8 +9,8 @@ import type { EngineRequest } from '../../../daemon/engine/request/model.js';
 import { EngineBudgetExceeded } from '../../../daemon/engine/budget/time-budget.js';
 import { warmUp } from '../../../daemon/engine/budget/warm-up.js';
 import { ARGUMENT_LIMIT_MESSAGE } from '../../../daemon/engine/body-processors/argument-list.js';
-import { compileRuleSet, findCrs } from '../../../daemon/waf/rule-set-builder.js';
-import { defaultRuleSettings, ruleSettings } from '../../../daemon/waf/rule-settings.js';
+import { compileRuleSet, findCrs } from '../../../daemon/rule-sets/rule-set-builder.js';
+import { defaultRuleSettings, ruleSettings } from '../../../daemon/rule-sets/rule-settings.js';
 import { crsInstalled } from '../../crs/ci-waf.js';
 
 const base = { remoteAddr: '203.0.113.9', remotePort: 50000, serverAddr: '10.0.0.1', serverPort: 80, protocol: 'HTTP/1.1', method: 'POST', uri: '/form' };

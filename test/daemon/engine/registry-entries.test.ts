@@ -1,11 +1,12 @@
-// Every registered operator and transformation declares, on its registry entry, what the rule
-// compiler may assume about it (the speed layers read those properties instead of lists of
-// names), and has rows in its behaviour table. A new operator or transformation that leaves one
-// out fails here, naming itself. An alias (`pmf`, `normalisepath`) shares its entry, so a row
-// under any of the entry's names counts.
+// Every registered operator, transformation and action declares, on its registry entry, what the
+// rule compiler may assume about it (the speed layers read those properties instead of lists of
+// names); operators and transformations also have rows in their behaviour tables. A new entry that
+// leaves one out fails here, naming itself. An alias (`pmf`, `normalisepath`) shares its entry, so
+// a row under any of the entry's names counts.
 import { describe, expect, it } from 'vitest';
 import { operators } from '../../../daemon/engine/operators/index.js';
 import { transformations } from '../../../daemon/engine/transformations/index.js';
+import { actions } from '../../../daemon/engine/actions/index.js';
 import { operatorCases } from './operators/operator-cases.js';
 import { transformationCases } from './transformations/transformation-cases.js';
 
@@ -50,5 +51,20 @@ describe('transformation registry entries', () => {
 
   it('has no rows for transformations that are not registered', () => {
     for (const name of Object.keys(transformationCases)) expect(transformations.has(name), `t:${name} has rows but no registry entry`).toBe(true);
+  });
+});
+
+describe('action registry entries', () => {
+  const REACHES = ['rule', 'transaction', 'flow', 'outside'];
+  for (const [name, entry] of actions) {
+    it(`${name} declares what it can touch`, () => {
+      expect(entry.name, `${name}: registered under its own name`).toBe(name);
+      expect(REACHES, `${name}: reach (may init-fold run it on a scratch transaction?)`).toContain(entry.reach);
+    });
+  }
+
+  it('puts the actions that leave the transaction out of the scratch run', () => {
+    for (const name of ['initcol', 'setsid', 'setuid', 'setenv', 'expirevar', 'ctl']) expect(actions.get(name)?.reach, name).toBe('outside');
+    for (const name of ['skip', 'skipafter']) expect(actions.get(name)?.reach, name).toBe('flow');
   });
 });

@@ -9,7 +9,7 @@ import { request, site, startEdge, startOrigin, type Origin, type RunningEdge } 
 // challenged page, runs the proof of work, follows the redirect with the cookie and ends on the
 // origin's answer; curl-like clients stay on the challenge page.
 // Skipped, with this reason, where Chromium is not installed (`apt-get install chromium`;
-// issue 7 says CI's .ci/run installs it).
+// CI's .ci/run installs it).
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 

@@ -38,7 +38,7 @@ describe('BatchingEventSink', () => {
   });
 });
 
-describe('BatchingEventSink under a writer slower than the traffic (issue 19)', () => {
+describe('BatchingEventSink under a writer slower than the traffic', () => {
   it('counts entries being written against the bound, so batches cannot pile up in the chain of writes', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

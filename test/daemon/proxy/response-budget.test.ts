@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
 import { startEdge, type RunningEdge } from './helpers.js';
 
 // A page is the origin's, but what it reflects is the attacker's: a search page that echoes a

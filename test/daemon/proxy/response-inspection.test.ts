@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
 import { startEdge, type RunningEdge } from './helpers.js';
 
 // Response phases through the real edge, the real engine with CRS and a real origin on loopback:

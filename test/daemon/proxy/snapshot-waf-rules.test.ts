@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { edgeConfigFromSites } from '../../../daemon/proxy/from-config.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
-import { defaultRuleSettings, onRuleSettingsAnnounced, type WafRuleSettings } from '../../../daemon/waf/rule-settings.js';
+import { defaultRuleSettings, onRuleSettingsAnnounced, type WafRuleSettings } from '../../../daemon/rule-sets/rule-settings.js';
 import { defaultProtection, type StoredSite } from '../../../shared/schemas/site.js';
 
 const site = (id: number, waf: object = {}) => ({ id, domain: `s${id}.test`, origin: 'http://127.0.0.1:9', waf });

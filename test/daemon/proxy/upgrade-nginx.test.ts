@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Edge } from '../../../daemon/proxy/edge.js';
 import { buildEdgeSnapshot } from '../../../daemon/proxy/snapshot.js';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
 import { RecordingSink } from './helpers.js';
 import { converse, selfSigned, type Transport } from './upgrade-fixtures.js';
 

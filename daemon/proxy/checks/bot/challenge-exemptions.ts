@@ -1,4 +1,4 @@
-// Paths the JavaScript challenge leaves alone (issue 23, tour M5). The challenge only a browser can
+// Paths the JavaScript challenge leaves alone. The challenge only a browser can
 // pass would otherwise break everything on a WordPress site that is not a person with a browser:
 // feed readers, the REST API (block editor, mobile apps), WP-Cron's loopback, admin-ajax.php
 // (front-end plugins call it for anonymous visitors), robots.txt, sitemaps, uploads and static

@@ -11,7 +11,7 @@ describe('splitConfigWords (Apache ap_getword_conf)', () => {
     expect(splitConfigWords(String.raw`a\\b a\b`)).toEqual([String.raw`a\b`, String.raw`a\b`]);
   });
   // Apache would keep an unterminated quote to the end of the line; a typo must not load as
-  // something else (issue 23), so it is refused, with the file and line from lexConfig.
+  // something else, so it is refused, with the file and line from lexConfig.
   it('refuses an unterminated quote', () => {
     expect(() => splitConfigWords(`"abc`)).toThrow(/unterminated "/);
     expect(() => lexConfig(`# x\nSecRule ARGS "@rx a" 'id:1,pass`, 'f.conf')).toThrow(/^f\.conf:2: unterminated ': the quote opened here is never closed$/);

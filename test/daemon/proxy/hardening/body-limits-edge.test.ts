@@ -1,11 +1,11 @@
 // Over-limit request bodies through a real edge (real sockets, a real origin, the daemon's rule set:
 // base settings + CRS 3.3.4 at paranoia 1, the daemon's 40 ms time budget): refused with the site's
-// block page, never forwarded, and logged as a WAF event (issue 19, M2). The limits themselves are
+// block page, never forwarded, and logged as a WAF event (security review M2). The limits themselves are
 // in test/daemon/engine/body-limits-crs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineInspector } from '../../../../daemon/waf/engine-inspector.js';
-import { RuleGroups, findCrs } from '../../../../daemon/waf/rule-groups.js';
-import { defaultRuleSettings } from '../../../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../../../daemon/rule-sets/engine-inspector.js';
+import { RuleGroups, findCrs } from '../../../../daemon/rule-sets/rule-groups.js';
+import { defaultRuleSettings } from '../../../../daemon/rule-sets/rule-settings.js';
 import { request, startEdge, type RunningEdge } from '../helpers.js';
 import { startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
 import { crsInstalled } from '../../../crs/ci-waf.js';

@@ -6,7 +6,7 @@ import { startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
 
 // A request that runs out of the engine's time budget is a property of the request (a value built
 // for the regexes' worst cases costs the same every time), so it is refused like a rule block,
-// whatever the site's on_engine_error: fail-open must not be the attacker's choice (issue 19, M1).
+// whatever the site's on_engine_error: fail-open must not be the attacker's choice (security review M1).
 // A site in detect mode forwards it with the event, as it does every block. The engine itself is
 // in test/reliability/engine-time-budget.test.ts; here the edge's decision, for every setting.
 

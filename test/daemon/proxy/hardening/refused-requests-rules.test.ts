@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectedRequest, RequestInspector } from '../../../../daemon/proxy/inspector.js';
-import { createEngineInspector } from '../../../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../../../daemon/waf/rule-groups.js';
+import { createEngineInspector } from '../../../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../../daemon/rule-sets/rule-groups.js';
 import { startEdge, type RunningEdge } from '../helpers.js';
 import { rawExchange, startRecordingOrigin, type RecordingOrigin } from './raw-client.js';
 

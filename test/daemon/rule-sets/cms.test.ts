@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultRegistries } from '../../../../daemon/engine/default-registries.js';
-import { Waf } from '../../../../daemon/engine/waf.js';
-import type { RequestInspector, Verdict } from '../../../../daemon/proxy/inspector.js';
-import { request, site, startEdge, startOrigin, type Origin, type RunningEdge } from '../helpers.js';
+import { defaultRegistries } from '../../../daemon/engine/default-registries.js';
+import { Waf } from '../../../daemon/engine/waf.js';
+import type { RequestInspector, Verdict } from '../../../daemon/proxy/inspector.js';
+import { request, site, startEdge, startOrigin, type Origin, type RunningEdge } from '../proxy/helpers.js';
 
 // The cms rule group, loaded by the real SecLang engine, through the real edge. The adapter
 // below (InspectedRequest -> engine transaction -> Verdict) is the thin glue the daemon uses.
 
-const RULES = fileURLToPath(new URL('../../../../daemon/proxy/rules/cms/wordpress.conf', import.meta.url));
+const RULES = fileURLToPath(new URL('../../../daemon/rule-sets/cms/wordpress.conf', import.meta.url));
 
 function engineInspector(waf: Waf): RequestInspector {
   return {

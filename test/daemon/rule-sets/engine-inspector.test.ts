@@ -1,10 +1,10 @@
 // Header values reach the engine as the bytes the client sent: node:http hands them over as
 // latin1 strings (one char per byte), which is what the engine reads, so they pass unchanged.
 import { describe, expect, it } from 'vitest';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
-import { engineHeaders } from '../../../daemon/waf/engine-request.js';
-import { RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { ruleSettings } from '../../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
+import { engineHeaders } from '../../../daemon/rule-sets/engine-request.js';
+import { RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { ruleSettings } from '../../../daemon/rule-sets/rule-settings.js';
 
 /** An inspector over a rule set of `text` alone (no cms, no CRS), and a GET to inspect with it. */
 function inspectorWith(name: string, text: string) {

@@ -2,9 +2,9 @@
 // origin: an absolute-form target (a proxy probe: `GET http://host/path HTTP/1.1`) stays absolute
 // there, as ModSecurity shows it, while REQUEST_URI and the origin get the origin form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
-import { RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { ruleSettings } from '../../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
+import { RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { ruleSettings } from '../../../daemon/rule-sets/rule-settings.js';
 import { request, startEdge, startOrigin, type Origin, type RunningEdge } from '../proxy/helpers.js';
 
 const RULES = {

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InspectedRequest } from '../../../daemon/proxy/inspector.js';
-import { engineRequestFrom } from '../../../daemon/waf/engine-request.js';
-import { compileRuleSet, findCrs, type CrsLocation } from '../../../daemon/waf/rule-set-builder.js';
-import { ruleSettings, type WafRuleSettingsInput } from '../../../daemon/waf/rule-settings.js';
+import { engineRequestFrom } from '../../../daemon/rule-sets/engine-request.js';
+import { compileRuleSet, findCrs, type CrsLocation } from '../../../daemon/rule-sets/rule-set-builder.js';
+import { ruleSettings, type WafRuleSettingsInput } from '../../../daemon/rule-sets/rule-settings.js';
 
 const CRS4_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'crs4');
 const CRS3_DIR = '/usr/share/modsecurity-crs';

@@ -6,9 +6,9 @@
 // before CRS runs. A site in detect mode must still see the 922 rules, as ModSecurity's
 // DetectionOnly does; a site in on mode is refused either way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
-import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { ruleSettings } from '../../../daemon/waf/rule-settings.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { ruleSettings } from '../../../daemon/rule-sets/rule-settings.js';
 import { request, startEdge, startOrigin, type Origin, type RunningEdge } from '../proxy/helpers.js';
 
 const CRS = findCrs('/usr/share/modsecurity-crs');

@@ -18,7 +18,7 @@ import { refuseEngineSwitch } from './user-rule-checks.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const BASE_SETTINGS = join(HERE, 'base-settings.conf');
-export const CMS_RULES = join(HERE, '..', 'proxy', 'rules', 'cms', 'wordpress.conf');
+export const CMS_RULES = join(HERE, 'cms', 'wordpress.conf');
 const DEBIAN_CRS_SETUP = '/etc/modsecurity/crs/crs-setup.conf';
 
 // CRS 3.3: crs-setup.conf leaves rule 900130 commented out; WordPress sites want its exclusions.
@@ -30,7 +30,7 @@ export const WORDPRESS_EXCLUSIONS: ConfigSource = {
 };
 
 // `site set --block-user-enumeration off`: the cms group without its user-enumeration rules
-// (/?author=N, the REST users endpoint and ?rest_route= without a login; proxy/rules/cms/wordpress.conf),
+// (/?author=N, the REST users endpoint and ?rest_route= without a login; cms/wordpress.conf),
 // for a site that publishes its authors on purpose.
 const USER_ENUMERATION_ALLOWED: ConfigSource = { text: 'SecRuleRemoveById 200110-200112', name: '<user enumeration allowed>' };
 

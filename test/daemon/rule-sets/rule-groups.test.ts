@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findCrs, RuleGroups } from '../../../daemon/waf/rule-groups.js';
-import { defaultRuleSettings, ruleSettings, type WafRuleSettingsInput } from '../../../daemon/waf/rule-settings.js';
-import { createEngineInspector } from '../../../daemon/waf/engine-inspector.js';
+import { findCrs, RuleGroups } from '../../../daemon/rule-sets/rule-groups.js';
+import { defaultRuleSettings, ruleSettings, type WafRuleSettingsInput } from '../../../daemon/rule-sets/rule-settings.js';
+import { createEngineInspector } from '../../../daemon/rule-sets/engine-inspector.js';
 import type { InspectedRequest } from '../../../daemon/proxy/inspector.js';
 
 const base: WafRuleSettingsInput = { paranoia: 1, inboundThreshold: 5, outboundThreshold: 4, groups: { cms: true, crs: true }, before: null, after: null };

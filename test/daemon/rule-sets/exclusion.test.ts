@@ -3,9 +3,9 @@
 // The whole path (real daemon, edge, CRS, CLI) is test/e2e/rules-exclude.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { StoredWafEvent } from '../../../shared/schemas/events.js';
-import { narrowTarget, planExclusion, requestPath } from '../../../daemon/waf/exclusion/exclusion-plan.js';
-import { appendExclusion, findExclusion, freeIds, removeExclusion, renderExclusion } from '../../../daemon/waf/exclusion/exclusion-text.js';
-import { loggedValue, replayRequest } from '../../../daemon/waf/exclusion/replay-request.js';
+import { narrowTarget, planExclusion, requestPath } from '../../../daemon/rule-sets/exclusion/exclusion-plan.js';
+import { appendExclusion, findExclusion, freeIds, removeExclusion, renderExclusion } from '../../../daemon/rule-sets/exclusion/exclusion-text.js';
+import { loggedValue, replayRequest } from '../../../daemon/rule-sets/exclusion/replay-request.js';
 
 const RID = '9abeafa8-7907-49ea-bd85-fbc41ceab8df';
 
