@@ -4,6 +4,7 @@
 // (shared/design/scale-out.md, section 4). Keys are filled in by the shipper exactly as the JSONL
 // index derives them (waf-event-row.ts), so a search means the same thing in both stores.
 import type { Pool } from 'pg';
+import { checkout } from './checkout.js';
 
 /** Any constant every node agrees on: the lock held while the schema is created or partitions change. */
 export const EVENTS_SCHEMA_LOCK = 0x77616665; // "wafe"
@@ -57,7 +58,8 @@ export interface SchemaReport {
 }
 
 export async function ensureEventsSchema(pool: Pool): Promise<SchemaReport> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_SCHEMA_LOCK]);
@@ -74,9 +76,9 @@ export async function ensureEventsSchema(pool: Pool): Promise<SchemaReport> {
     await client.query('COMMIT');
     return { trigram };
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((rollback: Error) => { broken = rollback; });
     throw error;
   } finally {
-    client.release();
+    release(broken);
   }
 }

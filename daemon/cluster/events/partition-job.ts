@@ -7,6 +7,7 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { MS_PER_DAY } from '../../store/events/segment-names.js';
 import { isUnreachable } from '../unreachable.js';
+import { checkout } from './checkout.js';
 import { createWeeks, dropExpiredWeeks, visibleFromMs, weekOfMs } from './week-partitions.js';
 
 const JOB_LOCK = 0x77616670; // "wafp"
@@ -17,7 +18,8 @@ export interface PartitionJobReport {
 }
 
 export async function runPartitionJob(pool: Pool, now: number, retentionDays: number): Promise<PartitionJobReport> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS got', [JOB_LOCK]);
@@ -31,10 +33,10 @@ export async function runPartitionJob(pool: Pool, now: number, retentionDays: nu
     await client.query('COMMIT');
     return { ran: true, dropped };
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((rollback: Error) => { broken = rollback; });
     throw error;
   } finally {
-    client.release();
+    release(broken);
   }
 }
 

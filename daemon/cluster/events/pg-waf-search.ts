@@ -12,6 +12,7 @@ import type { Cidr } from '../../store/events/ip-address.js';
 import { REQUEST_ID_RE } from '../../store/events/request-lookup.js';
 import { checkQuery, classifySearch, NOT_LITERAL_IN_URI, type KnownKeys, type SearchFilter } from '../../store/events/waf-search.js';
 import { isUnreachable } from '../unreachable.js';
+import { checkout } from './checkout.js';
 import { SNAPSHOT_LOCK } from './ship-batch.js';
 import { uriOnOneLine, withoutNul } from './waf-event-row.js';
 
@@ -23,7 +24,7 @@ interface Condition {
 
 export async function searchWafLogsPg(pool: Pool, q: WafLogQuery, visibleFrom: number): Promise<WafLogResult> {
   checkQuery(q);
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
   let broken: Error | undefined;
   try {
     const asOf = q.before_id ?? (await snapshotId(client));
@@ -46,7 +47,7 @@ export async function searchWafLogsPg(pool: Pool, q: WafLogQuery, visibleFrom: n
     if (isUnreachable(error)) broken = error as Error;
     throw error;
   } finally {
-    client.release(broken);
+    release(broken);
   }
 }
 

@@ -6,6 +6,7 @@
 // at or below the snapshot is already committed and later pages never gain rows.
 import type { Pool } from 'pg';
 import type { StoredWafEvent } from '../../../shared/schemas/events.js';
+import { checkout } from './checkout.js';
 import { wafEventRow } from './waf-event-row.js';
 import { createWeeks, weekOfMs } from './week-partitions.js';
 
@@ -36,7 +37,7 @@ export class KnownWeeks {
 export async function shipBatch(pool: Pool, nodeId: number, events: readonly StoredWafEvent[], through: number, visibleFrom: number, known: KnownWeeks): Promise<number> {
   const rows = events.filter((e) => e.timestamp_ms >= visibleFrom).map(wafEventRow);
   const missing = [...new Set(rows.map((r) => weekOfMs(Date.parse(r.ts))))].filter((w) => !known.weeks.has(w));
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
   let broken: Error | undefined;
   try {
     if (missing.length > 0) {
@@ -62,6 +63,6 @@ export async function shipBatch(pool: Pool, nodeId: number, events: readonly Sto
     await client.query('ROLLBACK').catch((rollback: Error) => { broken = rollback; });
     throw error;
   } finally {
-    client.release(broken);
+    release(broken);
   }
 }
