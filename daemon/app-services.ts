@@ -20,6 +20,7 @@ import { MemoryCounterStore } from './store/counter-store.js';
 import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
 import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-event-store.js';
+import { openClusterEventStore } from './cluster/events/cluster-event-store.js';
 import { vulndbAdminRoutes } from './admin/routes/vulndb.js';
 import { VulnDb } from './vulndb/vulndb.js';
 
@@ -43,13 +44,18 @@ const TOKEN_TOUCH_EVERY_MS = 60_000;
 
 export async function openServices(context: { options: DaemonOptions; paths: DataPaths; store: ConfigStore; logger: Logger; now: () => Date }): Promise<Services> {
   const { options, paths, store, logger, now } = context;
-  const eventStore = await openJsonlEventStore({
+  const localEvents = await openJsonlEventStore({
     dir: paths.eventsDir,
     logger: eventLogger(logger.child({ component: 'event-store' })),
     auditLogPath: options.auditLog ?? undefined,
     indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
-  const heapWatch = relieveHeapPressureWithIndex(eventStore, logger);
+  // Cluster mode: the local store is the spool of a shipper to PostgreSQL, which /waf-logs reads.
+  const cluster = options.clusterPostgres
+    ? await openClusterEventStore({ url: options.clusterPostgres, local: localEvents, logger: logger.child({ component: 'cluster-events' }) })
+    : null;
+  const eventStore: EventStore = cluster ?? localEvents;
+  const heapWatch = relieveHeapPressureWithIndex(localEvents, logger);
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
     const intervalMs = options.vulndbRefreshHours * 3_600_000;
@@ -113,7 +119,8 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       if (site.status === 'deleted') return { problem: `site ${host} has been deleted` };
       return { siteId: site.id };
     },
-    storeWaf: async (entries) => { await eventStore.appendWafEvents(entries); },
+    // In cluster mode acknowledged means in PostgreSQL (daemon/cluster/README.md).
+    storeWaf: async (entries) => { await (cluster ? cluster.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
     storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
     counter: apiCounter,
     requestsPerMinute: options.ingestRateLimit,

@@ -1,3 +1,4 @@
+import { WafctlError } from '../../shared/errors.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessEntryIn, WafEventIn } from '../../shared/schemas/ingest.js';
 import { decide, rateLimitHeaders, type WindowCounter } from '../rate-limit/fixed-window.js';
@@ -94,6 +95,10 @@ export async function ingestPlugin(app: FastifyInstance, opts: { deps: IngestDep
     }
     if (status >= 400 && status < 500) {
       return fail(reply, 400, 'Invalid request format', [`body: ${error.message}`]);
+    }
+    // Cluster mode: PostgreSQL unreachable, the batch is not acknowledged; the client retries.
+    if (error instanceof WafctlError && error.code === 'store_unavailable') {
+      return fail(reply, 503, 'Service unavailable', [`${error.message} The entries were not acknowledged.`]);
     }
     request.log.error({ err: error }, 'ingestion failed');
     return fail(reply, 500, 'Internal server error', ['the entries were not stored; retry later']);

@@ -366,6 +366,15 @@ export class JsonlEventStore implements EventStore {
     return requestSearchPage(events, query, asOf);
   }
 
+  /**
+   * The segments as a spool (cluster mode's shipper, daemon/cluster/events): the directory and the
+   * committed bytes of every segment, live. Committed sizes only grow (retention removes whole
+   * segments), and groups are acknowledged in id order, so what is committed is every id up to one.
+   */
+  spool(): { dir: string; committed: () => ReadonlyMap<string, number> } {
+    return { dir: this.opts.dir, committed: () => this.files.committed };
+  }
+
   wafRequest(siteId: number, key: RequestKey): Promise<RequestEvents> {
     this.commit.applyCommitted();
     return findRequestEvents(this.opts.dir, this.files.committed, siteId, key);

@@ -36,8 +36,14 @@ function ipFilter(text: string): SearchFilter | null {
   return cidr ? { kind: 'cidr', cidr } : null;
 }
 
+/** The keys of a site a bare word is checked against (the index's postings; PostgreSQL answers the same question in the cluster store). */
+export interface KnownKeys {
+  byRule: { has(key: string): boolean };
+  byGroup: { has(key: string): boolean };
+}
+
 /** What a search string asks for (see WafLogQuery.search). */
-export function classifySearch(search: string | undefined, site?: SiteWafIndex): SearchFilter {
+export function classifySearch(search: string | undefined, site?: KnownKeys): SearchFilter {
   const term = (search ?? '').trim();
   if (term === '') return { kind: 'none' };
   const prefix = PREFIX_RE.exec(term);
@@ -105,7 +111,7 @@ function findMatches(site: SiteWafIndex, index: WafIndex, f: SearchFilter, limit
  * decoding the site's encoded URIs; a needle of URI characters is matched against the URI as
  * sent (a client that percent-encodes plain letters on purpose is found by searching the escape).
  */
-const NOT_LITERAL_IN_URI = /[^a-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+export const NOT_LITERAL_IN_URI = /[^a-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
 
 /** URI matches as stored, and as decoded when the needle could only appear decoded; ascending, no repeats. */
 function uriMatches(site: SiteWafIndex, needle: string, limit: number): ArrayLike<number> {
@@ -156,7 +162,7 @@ function row(site: SiteWafIndex, index: WafIndex, p: number, withAction: boolean
   return entry;
 }
 
-function checkQuery(q: WafLogQuery): void {
+export function checkQuery(q: WafLogQuery): void {
   const isPosInt = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 1;
   if (!Number.isSafeInteger(q.site_id) || q.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
   if (!isPosInt(q.page)) throw new EventInputError('page must be an integer >= 1', -1);
