@@ -8,7 +8,7 @@ import { MemoryCounterStore, type CounterHit, type CounterStore } from '../count
 // While open, hits are counted in this node's own MemoryCounterStore (fail open: a client spread
 // over N nodes gets at most L per node on top of what Redis counted before, (N+1)·L per window),
 // or refused (`deny`: answered 429, Envoy's failure_mode_deny). A hit whose own call failed gets
-// the same answer. Local counting keeps Redis's windows (clock offset of the last reply), so a
+// the same answer, and so do hits still waiting on Redis when it opens. Local counting keeps Redis's windows (clock offset of the last reply), so a
 // degraded window is the same minute on every node.
 
 export type CounterFailureMode = 'open' | 'deny';
@@ -50,6 +50,8 @@ export class BreakingCounterStore implements CounterStore {
   private current: BreakerState = 'exact';
   private changedAt: number;
   private probeTimer: NodeJS.Timeout | null = null;
+  /** Hits waiting on Redis, answered locally when the breaker opens. */
+  private readonly waiting = new Set<() => void>();
   private closed = false;
 
   constructor(private readonly remote: RemoteCounters, private readonly options: BreakerOptions) {
@@ -70,12 +72,27 @@ export class BreakingCounterStore implements CounterStore {
 
   hit(key: string, windowMs: number, now: number, limit?: number): CounterHit | Promise<CounterHit> {
     if (this.current === 'degraded') return this.fallback(key, windowMs, now);
-    return this.remote.hit(key, windowMs, now, limit).then((hit) => {
-      this.failures = 0;
-      return hit;
-    }, (error: unknown) => {
-      this.failed(error);
-      return this.fallback(key, windowMs, now);
+    return new Promise((resolve) => {
+      let answered = false;
+      const answer = (hit: CounterHit) => {
+        if (answered) return;
+        answered = true;
+        this.waiting.delete(early);
+        resolve(hit);
+      };
+      // When the breaker opens, hits still waiting on Redis are answered at once rather than each
+      // waiting out its own timeout: only the calls that failed before it opened pay the timeout.
+      const early = () => answer(this.fallback(key, windowMs, now));
+      this.waiting.add(early);
+      this.remote.hit(key, windowMs, now, limit).then((hit) => {
+        if (answered) return; // answered locally already; Redis counted it too (an overcount)
+        this.failures = 0;
+        answer(hit);
+      }, (error: unknown) => {
+        this.waiting.delete(early); // answered below, not again by the opening this failure may cause
+        this.failed(error);
+        if (!answered) answer(this.fallback(key, windowMs, now));
+      });
     });
   }
 
@@ -112,6 +129,7 @@ export class BreakingCounterStore implements CounterStore {
       this.current = 'degraded';
       this.changedAt = this.clock();
       this.options.onTransition?.({ state: 'degraded', since: this.changedAt, error });
+      for (const early of [...this.waiting]) early();
     }
     this.scheduleProbe();
   }

@@ -92,3 +92,30 @@ describe('BreakingCounterStore', () => {
     store.close();
   });
 });
+
+describe('hits waiting on Redis when the breaker opens', () => {
+  it('are answered at once (locally), not each after its own timeout', async () => {
+    const waiting: Array<(error: Error) => void> = [];
+    const remote: RemoteCounters = {
+      clockOffsetMs: 0,
+      hit: () => new Promise((_resolve, reject) => waiting.push(reject)),
+      probe: () => Promise.reject(new Error('hung')),
+    };
+    const store = new BreakingCounterStore(remote, { failureMode: 'open' });
+    const answers: CounterHit[] = [];
+    for (let i = 0; i < 12; i++) void Promise.resolve(store.hit(`k${i}`, MINUTE, Date.now())).then((h) => answers.push(h));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answers).toHaveLength(0);
+    // The first five time out: the breaker opens and the seven others are answered with it.
+    for (const reject of waiting.slice(0, 5)) reject(new Error('Command timed out'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.state).toBe('degraded');
+    expect(answers).toHaveLength(12);
+    expect(answers.every((h) => h.count === 1)).toBe(true);
+    // Their own timeouts, later, change nothing.
+    for (const reject of waiting.slice(5)) reject(new Error('Command timed out'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answers).toHaveLength(12);
+    store.close();
+  });
+});
