@@ -55,10 +55,10 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
   // Cluster mode: the local store is the spool of a shipper to PostgreSQL, which /waf-logs reads.
-  const cluster = options.clusterPostgres
+  const clusterEvents = options.clusterPostgres
     ? await openClusterEventStore({ url: options.clusterPostgres, local: localEvents, logger: logger.child({ component: 'cluster-events' }) })
     : null;
-  const eventStore: EventStore = cluster ?? localEvents;
+  const eventStore: EventStore = clusterEvents ?? localEvents;
   const heapWatch = relieveHeapPressureWithIndex(localEvents, logger);
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
@@ -76,9 +76,9 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
   }
   // With --cluster-redis one store, in this (primary) process, counts for the API, ingestion and the
   // edge: limits hold across nodes. Without it, each keeps its own counters as before.
-  const cluster = options.clusterRedis === null ? null : await openClusterCounters({ url: options.clusterRedis, failureMode: options.clusterCounterFailure, logger: logger.child({ component: 'cluster-counters' }) });
-  const edgeCounters = (): CounterStore => cluster?.store ?? new MemoryCounterStore();
-  const apiCounter = cluster?.store ?? new MemoryCounterStore();
+  const sharedCounters = options.clusterRedis === null ? null : await openClusterCounters({ url: options.clusterRedis, failureMode: options.clusterCounterFailure, logger: logger.child({ component: 'cluster-counters' }) });
+  const edgeCounters = (): CounterStore => sharedCounters?.store ?? new MemoryCounterStore();
+  const apiCounter = sharedCounters?.store ?? new MemoryCounterStore();
 
   const management: ManagementDependencies = {
     findSiteByKeyHash: (hash) => keyIndex(store.snapshot()).get(hash),
@@ -128,7 +128,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       return { siteId: site.id };
     },
     // In cluster mode acknowledged means in PostgreSQL (daemon/cluster/README.md).
-    storeWaf: async (entries) => { await (cluster ? cluster.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
+    storeWaf: async (entries) => { await (clusterEvents ? clusterEvents.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
     storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
     counter: apiCounter,
     requestsPerMinute: options.ingestRateLimit,
@@ -176,11 +176,11 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     apiRoutes,
     adminRoutes: [vulndbAdminRoutes(vulndb)],
     edgeFactory,
-    clusterCounters: () => cluster?.status() ?? null,
+    clusterCounters: () => sharedCounters?.status() ?? null,
     async close() {
       heapWatch.stop();
       vulndb.close();
-      await cluster?.close();
+      await sharedCounters?.close();
       await eventStore.close();
     },
   };
