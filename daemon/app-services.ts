@@ -16,7 +16,9 @@ import type { DaemonOptions } from './options/option-table.js';
 import type { ConfigSnapshot, ConfigStore } from './store/config/config-store.js';
 import { findSite } from './store/config/sites.js';
 import { tokenForBearer, touchToken } from './store/config/tokens.js';
-import { MemoryCounterStore } from './store/counter-store.js';
+import { MemoryCounterStore, type CounterStore } from './store/counter-store.js';
+import { openClusterCounters } from './cluster/cluster-counters.js';
+import type { ClusterCounters as ClusterCountersStatus } from '../shared/schemas/admin.js';
 import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
 import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-event-store.js';
@@ -36,6 +38,8 @@ export interface Services {
   adminRoutes: RegisterAdminRoutes[];
   /** The real edge (daemon/proxy), unless buildApp is given another factory. */
   edgeFactory: EdgeFactory;
+  /** The cluster's shared counters (--cluster-redis) for status; null when this node counts on its own. */
+  clusterCounters(): ClusterCountersStatus | null;
   close(): Promise<void>;
 }
 
@@ -51,10 +55,10 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     indexMemory: { residentBytes: options.eventsIndexMemoryBytes },
   });
   // Cluster mode: the local store is the spool of a shipper to PostgreSQL, which /waf-logs reads.
-  const cluster = options.clusterPostgres
+  const clusterEvents = options.clusterPostgres
     ? await openClusterEventStore({ url: options.clusterPostgres, local: localEvents, logger: logger.child({ component: 'cluster-events' }) })
     : null;
-  const eventStore: EventStore = cluster ?? localEvents;
+  const eventStore: EventStore = clusterEvents ?? localEvents;
   const heapWatch = relieveHeapPressureWithIndex(localEvents, logger);
   const vulndb = await VulnDb.open(paths.vulndbDir);
   if (options.vulndbRefreshUrl !== null) {
@@ -70,7 +74,11 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       },
     });
   }
-  const apiCounter = new MemoryCounterStore();
+  // With --cluster-redis one store, in this (primary) process, counts for the API, ingestion and the
+  // edge: limits hold across nodes. Without it, each keeps its own counters as before.
+  const sharedCounters = options.clusterRedis === null ? null : await openClusterCounters({ url: options.clusterRedis, failureMode: options.clusterCounterFailure, logger: logger.child({ component: 'cluster-counters' }) });
+  const edgeCounters = (): CounterStore => sharedCounters?.store ?? new MemoryCounterStore();
+  const apiCounter = sharedCounters?.store ?? new MemoryCounterStore();
 
   const management: ManagementDependencies = {
     findSiteByKeyHash: (hash) => keyIndex(store.snapshot()).get(hash),
@@ -120,7 +128,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
       return { siteId: site.id };
     },
     // In cluster mode acknowledged means in PostgreSQL (daemon/cluster/README.md).
-    storeWaf: async (entries) => { await (cluster ? cluster.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
+    storeWaf: async (entries) => { await (clusterEvents ? clusterEvents.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
     storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
     counter: apiCounter,
     requestsPerMinute: options.ingestRateLimit,
@@ -147,7 +155,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
         onError: (err) => logger.error({ err }, 'edge: event write failed'),
         onDropped: (dropped) => logger.warn({ dropped }, 'edge: events dropped, the event store is slower than the traffic (queue full)'),
       });
-      return clusteredEdgeFactory({ workers: options.workers, counters: new MemoryCounterStore(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
+      return clusteredEdgeFactory({ workers: options.workers, counters: edgeCounters(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
     const { createEngineInspector } = await import('./rule-sets/engine-inspector.js');
@@ -158,7 +166,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     const groups = new RuleGroups(crs, { log: (message) => logger.error(message) });
     groups.forParanoia(1); // compiled before the edge listens, not on the first request
     const inspector = createEngineInspector(groups, { timeBudgetMs: options.wafTimeBudgetMs });
-    const edge = await createProxyEdgeFactory({ eventStore, counters: new MemoryCounterStore(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
+    const edge = await createProxyEdgeFactory({ eventStore, counters: edgeCounters(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
     return { ...bound(edge), switchCrs: (next) => groups.switchCrs(findCrs(next.dir, next.pluginDirs)) };
   };
 
@@ -168,9 +176,11 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     apiRoutes,
     adminRoutes: [vulndbAdminRoutes(vulndb)],
     edgeFactory,
+    clusterCounters: () => sharedCounters?.status() ?? null,
     async close() {
       heapWatch.stop();
       vulndb.close();
+      await sharedCounters?.close();
       await eventStore.close();
     },
   };

@@ -142,6 +142,7 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     edge: edge.load(),
     certificates: siteCertificates(store.snapshot()),
     write_failures: { events: services.eventStore.writeFailure?.() ?? null, log: parts.logHealth.state() },
+    cluster: options.clusterPostgres !== null || options.clusterRedis !== null ? { counters: services.clusterCounters() } : null,
   });
 
   // One switch at a time: two reloads racing would otherwise finish in either order.

@@ -1,7 +1,7 @@
 import { WafctlError } from '../../shared/errors.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessEntryIn, WafEventIn } from '../../shared/schemas/ingest.js';
-import { decide, rateLimitHeaders, type WindowCounter } from '../rate-limit/fixed-window.js';
+import { decide, rateLimitHeaders, type RateDecision, type WindowCounter } from '../rate-limit/fixed-window.js';
 import { entriesOf, splitBatch, type EntryError, type EntryRules } from './batch.js';
 import { ENTRY_CHECKS } from './entry-check.js';
 import { useIngestJsonParser } from './json-body.js';
@@ -132,6 +132,18 @@ function admit(
 
   const limit = deps.requestsPerMinute ?? INGEST_REQUESTS_PER_MINUTE;
   const decision = decide(deps.counter, `ingest:${kind}:${caller.tokenId}`, limit, deps.now());
+  // A cluster's counters (Redis) answer later; a node's own at once.
+  if (decision instanceof Promise) decision.then((d) => admitCounted(d, caller, request, reply, done), done);
+  else admitCounted(decision, caller, request, reply, done);
+}
+
+function admitCounted(
+  decision: RateDecision,
+  caller: IngestCaller,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (err?: Error) => void,
+): void {
   reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     reply.header('retry-after', String(decision.retryAfterSeconds));

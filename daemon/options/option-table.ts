@@ -5,7 +5,8 @@ import { availableParallelism } from 'node:os';
 // setting is adding a row here and a field to DaemonOptions.
 
 /** millis: a duration in ms (1 ms-24 h); bytes: a size (1 byte-1 TiB); limit: a whole number where 0 means "off". */
-export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'postgres-url' | 'bool' | 'host' | 'cidrs' | 'millis' | 'bytes' | 'limit';
+/** counter-failure: what a node does with counted requests while Redis is unusable (open or deny). */
+export type OptionKind = 'port' | 'count' | 'rate' | 'path' | 'url' | 'postgres-url' | 'redis-url' | 'counter-failure' | 'bool' | 'host' | 'cidrs' | 'millis' | 'bytes' | 'limit';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -58,6 +59,12 @@ export interface DaemonOptions {
   /** Cluster mode: the config document lives in this PostgreSQL database, shared by every node
    *  (daemon/cluster/README.md); null: a single node with <data>/config.json. */
   clusterPostgres: string | null;
+  /** Cluster mode: rate-limit counters (edge, API, ingestion) live in this Redis, shared by every
+   *  node (daemon/cluster/README.md); null: each node counts on its own. */
+  clusterRedis: string | null;
+  /** While Redis is unusable: 'open' counts on the node (at most (N+1)·L per key and window),
+   *  'deny' answers counted requests 429. */
+  clusterCounterFailure: 'open' | 'deny';
 }
 
 /** Settings a file or variable may set: everything except where the data dir itself is. */
@@ -106,6 +113,8 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { key: 'acmeRenewBeforeDays', flag: 'acme-renew-before-days', env: 'WAFCTL_ACME_RENEW_BEFORE_DAYS', file: 'acme_renew_before_days', kind: 'count', fallback: () => 30, help: 'renew an ACME certificate this many days before it expires' },
   { key: 'acmeCheckEveryMs', flag: 'acme-check-every-ms', env: 'WAFCTL_ACME_CHECK_EVERY_MS', file: 'acme_check_every_ms', kind: 'millis', fallback: () => 12 * 3_600_000, help: 'how often ACME certificates are checked for renewal (and failed orders retried)' },
   { key: 'clusterPostgres', flag: 'cluster-postgres', env: 'WAFCTL_CLUSTER_POSTGRES', file: 'cluster_postgres', kind: 'postgres-url', fallback: () => null, help: 'PostgreSQL URL of the cluster\'s shared config (postgres://user@host:port/db); every node of a cluster gets the same' },
+  { key: 'clusterRedis', flag: 'cluster-redis', env: 'WAFCTL_CLUSTER_REDIS', file: 'cluster_redis', kind: 'redis-url', fallback: () => null, help: 'Redis URL of the cluster\'s shared rate-limit counters (redis://host:port[/db]); every node of a cluster gets the same' },
+  { key: 'clusterCounterFailure', flag: 'cluster-counter-failure', env: 'WAFCTL_CLUSTER_COUNTER_FAILURE', file: 'cluster_counter_failure', kind: 'counter-failure', fallback: () => 'open', help: 'while the cluster\'s Redis is unusable: open (count on this node) or deny (answer counted requests 429)' },
   { key: 'listenHost', flag: 'listen-host', env: 'WAFCTL_LISTEN_HOST', file: 'listen_host', kind: 'host', fallback: () => '127.0.0.1', help: 'address the edge and API listeners bind' },
 ];
 
@@ -114,5 +123,5 @@ export const RESTART_ONLY: ReadonlySet<SettableKey> = new Set([
   'edgePort', 'edgeTlsPort', 'apiPort', 'adminSocket', 'workers', 'vulndbRefreshUrl', 'vulndbRefreshHours', 'demo', 'demoPort', 'foreground', 'tlsCert', 'tlsKey', 'listenHost', 'auditLog', 'crsDir', 'trustedProxies',
   'edgeHeaderTimeoutMs', 'edgeBodyIdleTimeoutMs', 'edgeTunnelIdleTimeoutMs', 'edgeMaxUriBytes', 'edgeMaxHeaderBytes', 'edgeMaxHeaders', 'edgeMaxBodyBytes',
   'edgeMaxInFlight', 'edgeShedLoopDelayMs', 'edgeMaxConnections', 'wafTimeBudgetMs', 'eventsIndexMemoryBytes',
-  'acmeRenewBeforeDays', 'acmeCheckEveryMs', 'clusterPostgres',
+  'acmeRenewBeforeDays', 'acmeCheckEveryMs', 'clusterPostgres', 'clusterRedis', 'clusterCounterFailure',
 ]);

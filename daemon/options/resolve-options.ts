@@ -138,6 +138,24 @@ function convert(row: OptionRow, value: Raw, where: string, base: string): Daemo
       }
       return String(value);
     }
+    case 'redis-url': {
+      let url: URL | null = null;
+      try {
+        url = new URL(String(value));
+      } catch {
+        url = null;
+      }
+      const db = url === null ? '' : url.pathname.replace(/^\//, '');
+      if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '' || !/^\d*$/.test(db)) {
+        // Not echoed: the URL may carry a password.
+        throw new OptionsError(`${where}: must be a Redis URL such as redis://redis.internal:6379 or redis://:password@10.0.0.7:6379/0`);
+      }
+      return String(value);
+    }
+    case 'counter-failure': {
+      if (value !== 'open' && value !== 'deny') throw problem('must be open or deny');
+      return value;
+    }
     case 'cidrs': {
       // Flags repeat, the variable is comma-separated, daemon.json holds an array.
       const items = Array.isArray(value) ? value : String(value).split(',');

@@ -5,7 +5,8 @@ import { BatchingEventSink, type EventSink, type WafEvent } from './events.js';
 
 // With --workers N (node:cluster) the data plane runs in N processes. Two things must stay
 // whole across them:
-//   - rate-limit counters: they live in the primary (one MemoryCounterStore); a worker asks
+//   - rate-limit counters: they live in the primary (a MemoryCounterStore, or with --cluster-redis
+//     the cluster's counters, which the primary alone talks to); a worker asks
 //     over the cluster IPC channel (IpcCounterStore) and the primary answers in arrival order,
 //     so limits stay exact however connections are spread. Only requests to a rate-limited path
 //     pay the round trip (measured in bench/proxy/counter-ipc.ts).
@@ -21,8 +22,8 @@ const HIT = 'wafctl:counter-hit';
 const HIT_REPLY = 'wafctl:counter-reply';
 const EVENTS = 'wafctl:events';
 
-interface HitMessage { type: typeof HIT; id: number; key: string; windowMs: number; now: number }
-interface HitReply { type: typeof HIT_REPLY; id: number; count: number; resetAt: number }
+interface HitMessage { type: typeof HIT; id: number; key: string; windowMs: number; now: number; limit?: number }
+interface HitReply { type: typeof HIT_REPLY; id: number; count: number; resetAt: number; denied?: true }
 interface EventsMessage { type: typeof EVENTS; waf: WafEvent[]; access: AccessRow[] }
 
 type Channel = Pick<NodeJS.Process, 'send' | 'on'>;
@@ -37,15 +38,15 @@ export class IpcCounterStore implements CounterStore {
     channel.on('message', (m: HitReply) => {
       if (m?.type !== HIT_REPLY) return;
       const resolve = this.pending.get(m.id);
-      if (resolve) { this.pending.delete(m.id); resolve({ count: m.count, resetAt: m.resetAt }); }
+      if (resolve) { this.pending.delete(m.id); resolve({ count: m.count, resetAt: m.resetAt, ...(m.denied ? { denied: true } : {}) }); }
     });
   }
 
-  hit(key: string, windowMs: number, now: number): Promise<CounterHit> {
+  hit(key: string, windowMs: number, now: number, limit?: number): Promise<CounterHit> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.channel.send!({ type: HIT, id, key, windowMs, now } satisfies HitMessage);
+      this.channel.send!({ type: HIT, id, key, windowMs, now, ...(limit !== undefined ? { limit } : {}) } satisfies HitMessage);
     });
   }
 }
@@ -67,9 +68,9 @@ export function serveWorker(worker: Worker, counters: CounterStore, sink: EventS
   worker.on('message', (m: HitMessage | EventsMessage) => {
     if (m?.type === HIT) {
       const reply = (hit: CounterHit) => {
-        if (worker.isConnected()) worker.send({ type: HIT_REPLY, id: m.id, count: hit.count, resetAt: hit.resetAt } satisfies HitReply);
+        if (worker.isConnected()) worker.send({ type: HIT_REPLY, id: m.id, count: hit.count, resetAt: hit.resetAt, ...(hit.denied ? { denied: true } : {}) } satisfies HitReply);
       };
-      const hit = counters.hit(m.key, m.windowMs, m.now);
+      const hit = counters.hit(m.key, m.windowMs, m.now, m.limit);
       if (hit instanceof Promise) hit.then(reply, () => {}); else reply(hit);
     } else if (m?.type === EVENTS) {
       for (const e of m.waf) sink.waf(e);

@@ -1,10 +1,12 @@
-// Fixed-window rate limiting for the APIs (spec section 8): N requests per 60 s window per key.
-// Counting goes through daemon/store/counter-store.ts (MemoryCounterStore now, Redis later). The
-// APIs run in the daemon's main process, where the counter answers synchronously.
+import type { CounterHit, CounterStore } from '../store/counter-store.js';
 
-export interface WindowCounter {
-  hit(key: string, windowMs: number, nowMs: number): { count: number; resetAt: number };
-}
+// Fixed-window rate limiting for the APIs (spec section 8): N requests per 60 s window per key.
+// Counting goes through daemon/store/counter-store.ts: a MemoryCounterStore on a single node, which
+// answers at once, or the cluster's Redis (--cluster-redis), which answers with a promise, so a
+// client cannot multiply its API quota by the number of nodes.
+
+/** The counters the APIs count in (a CounterStore). */
+export type WindowCounter = CounterStore;
 
 export interface RateDecision {
   allowed: boolean;
@@ -14,13 +16,21 @@ export interface RateDecision {
   resetSeconds: number;
   /** Whole seconds until the reset, at least 1 (Retry-After). */
   retryAfterSeconds: number;
+  /** Not counted: the cluster's counters are unusable and the node refuses (--cluster-counter-failure deny). */
+  denied?: true;
 }
 
 export const MINUTE_MS = 60_000;
 
-export function decide(counter: WindowCounter, key: string, limit: number, nowMs: number, windowMs = MINUTE_MS): RateDecision {
-  const { count, resetAt } = counter.hit(key, windowMs, nowMs);
+/** A promise only when the counter answers with one. */
+export function decide(counter: WindowCounter, key: string, limit: number, nowMs: number, windowMs = MINUTE_MS): RateDecision | Promise<RateDecision> {
+  const hit = counter.hit(key, windowMs, nowMs, limit);
+  return hit instanceof Promise ? hit.then((h) => decision(h, limit, nowMs)) : decision(hit, limit, nowMs);
+}
+
+function decision({ count, resetAt, denied }: CounterHit, limit: number, nowMs: number): RateDecision {
   return {
+    ...(denied ? { denied } : {}),
     allowed: count <= limit,
     limit,
     remaining: Math.max(0, limit - count),

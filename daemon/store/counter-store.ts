@@ -4,19 +4,24 @@
 // including it: the caller allows the event when count <= limit, so with limit 10 exactly 10
 // of any number of concurrent hits pass.
 //
-// Behind an interface so that Redis (INCR + PEXPIREAT) can replace it when the data plane
-// spans machines. Across node:cluster workers the counters live in the primary; see
-// daemon/proxy/cluster-counters.ts.
+// Behind an interface so that Redis (INCRBY + PEXPIREAT, daemon/store/redis/) replaces it when the
+// data plane spans machines (--cluster-redis). Across node:cluster workers the counters live in
+// the primary; see daemon/proxy/cluster-ipc.ts.
 
 export interface CounterHit {
   /** Events counted in this window for this key, including this one. */
   count: number;
   /** Epoch ms when the window ends (Retry-After = resetAt - now). */
   resetAt: number;
+  /** Set when no count could be had and the node is told to refuse (--cluster-counter-failure deny):
+   *  count is then above any limit, so the caller answers 429 as for a client over its limit. */
+  denied?: true;
 }
 
 export interface CounterStore {
-  hit(key: string, windowMs: number, now: number): CounterHit | Promise<CounterHit>;
+  /** `limit`, when the caller has one, lets a shared store answer a key already over it without a
+   *  round trip until its window ends (a count above the limit only grows within a window). */
+  hit(key: string, windowMs: number, now: number, limit?: number): CounterHit | Promise<CounterHit>;
 }
 
 interface Slot { windowStart: number; count: number }

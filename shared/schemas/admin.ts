@@ -91,6 +91,20 @@ export const WriteFailureSchema = z.object({
 });
 export type WriteFailure = z.infer<typeof WriteFailureSchema>;
 
+/** The rate-limit counters of a cluster node (--cluster-redis, daemon/cluster/README.md). */
+export const ClusterCountersSchema = z.object({
+  backend: z.literal('redis'),
+  /** The Redis URL without its password. */
+  redis: z.string(),
+  /** exact: counted in Redis; degraded: Redis unusable, counted on this node (or refused, failure_mode deny). */
+  state: z.enum(['exact', 'degraded']),
+  /** When the state last changed (the start when it never did). */
+  since: z.string(),
+  failure_mode: z.enum(['open', 'deny']),
+  command_timeout_ms: z.number().int(),
+});
+export type ClusterCounters = z.infer<typeof ClusterCountersSchema>;
+
 export const DaemonStatusSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
@@ -120,6 +134,9 @@ export const DaemonStatusSchema = z.object({
   certificates: z.array(SiteCertificateSchema).default([]),
   /** Background writes that fail now, null for each that works (absent from daemons before it was added). */
   write_failures: z.object({ events: WriteFailureSchema.nullable(), log: WriteFailureSchema.nullable() }).default({ events: null, log: null }),
+  /** Cluster mode only (--cluster-postgres, --cluster-redis); null on a single node and from older daemons.
+   *  counters: null when the node counts on its own (no --cluster-redis). */
+  cluster: z.object({ counters: ClusterCountersSchema.nullable() }).nullable().default(null),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

@@ -22,10 +22,12 @@ interface NodeStatus {
   ports: { edge: number };
 }
 
-export async function startNode(databaseUrl: string): Promise<ClusterNode> {
+/** `more`: extra flags (--cluster-redis URL, --workers 2) and environment (a clock preload) for this node. */
+export async function startNode(databaseUrl: string, more: { flags?: string[]; env?: Record<string, string> } = {}): Promise<ClusterNode> {
   const d = await newSandbox();
   d.box.env.WAFCTL_TRUSTED_PROXIES = '127.0.0.1';
-  const flags = [...(await quickStartFlags(d.box)), '--cluster-postgres', databaseUrl];
+  Object.assign(d.box.env, more.env ?? {});
+  const flags = [...(await quickStartFlags(d.box)), '--cluster-postgres', databaseUrl, ...(more.flags ?? [])];
   return startAgain({ d, flags } as ClusterNode);
 }
 

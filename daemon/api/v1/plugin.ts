@@ -40,14 +40,14 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
 
   app.addHook('onRequest', async (request, reply) => {
     const now = deps.now();
-    const global = decide(deps.counter, `api:ip:${request.ip}`, RATE_LIMITS.globalPerIp, now);
+    const global = await decide(deps.counter, `api:ip:${request.ip}`, RATE_LIMITS.globalPerIp, now);
     reply.headers(rateLimitHeaders(global));
     if (!global.allowed) return tooMany(reply, global);
 
     const rateClass = request.routeOptions.config?.rateClass;
     if (rateClass === undefined) return; // unknown route: answered by the not-found handler below
     const site = authenticateSiteKey(presentedKey(request.headers), deps.findSiteByKeyHash);
-    const perKey = decide(deps.counter, `api:key:${site.key_hash}:${rateClass}`, RATE_LIMITS[rateClass], now);
+    const perKey = await decide(deps.counter, `api:key:${site.key_hash}:${rateClass}`, RATE_LIMITS[rateClass], now);
     reply.headers(rateLimitHeaders(perKey));
     if (!perKey.allowed) return tooMany(reply, perKey);
 
@@ -70,6 +70,7 @@ export async function managementApiPlugin(app: FastifyInstance, opts: { deps: Ma
 
 function tooMany(reply: FastifyReply, decision: RateDecision): FastifyReply {
   reply.header('retry-after', String(decision.retryAfterSeconds));
+  if (decision.denied) return sendError(reply, 'rate_limit_exceeded', `Rate limits cannot be counted now (the cluster's shared counters are unusable); retry in ${decision.retryAfterSeconds} s`);
   return sendError(reply, 'rate_limit_exceeded', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`);
 }
 

@@ -30,7 +30,7 @@ export function checkRateLimit(req: EdgeRequest, counters: CounterStore): Block 
 function count(req: EdgeRequest, rule: PrefixRule<number>, counters: CounterStore): Block | null | Promise<Block | null> {
   const key = `${req.site.id}\u0000${rule.path}\u0000${req.client.text}`;
   const now = Date.now();
-  const hit = counters.hit(key, RATE_WINDOW_MS, now);
+  const hit = counters.hit(key, RATE_WINDOW_MS, now, rule.value);
   if (hit instanceof Promise) return hit.then((h) => judge(req, rule.path, rule.value, h, now));
   return judge(req, rule.path, rule.value, hit, now);
 }
@@ -40,8 +40,8 @@ function judge(req: EdgeRequest, path: string, limit: number, hit: CounterHit, n
   const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
   return {
     kind: 'block', group: 'rate-limit', ruleId: 'rate-limit', severity: 'WARNING',
-    msg: `Rate limit of ${limit} requests per minute exceeded for ${path}`,
-    matchedVar: 'IP', matchedData: `${hit.count}/${limit}`,
+    msg: hit.denied ? `Rate limit for ${path} not counted: the cluster's shared counters are unusable (counter failure mode deny)` : `Rate limit of ${limit} requests per minute exceeded for ${path}`,
+    matchedVar: 'IP', matchedData: hit.denied ? `unavailable/${limit}` : `${hit.count}/${limit}`,
     response: { status: 429, headers: { 'retry-after': String(retryAfter) } },
   };
 }

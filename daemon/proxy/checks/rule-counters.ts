@@ -14,12 +14,12 @@ export async function checkRuleCounters(req: EdgeRequest, names: readonly string
     const limit = req.site.ruleCounters.get(name);
     if (limit === undefined) continue;
     const now = Date.now();
-    const hit = await counters.hit(`${req.site.id}\u0000counter:${name}\u0000${req.client.text}`, RATE_WINDOW_MS, now);
+    const hit = await counters.hit(`${req.site.id}\u0000counter:${name}\u0000${req.client.text}`, RATE_WINDOW_MS, now, limit);
     if (hit.count <= limit) continue;
     const retryAfter = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
     return {
       kind: 'block', group: 'rate-limit', ruleId: `counter:${name}`, severity: 'WARNING',
-      msg: `Rule counter ${name} over ${limit} per minute (brute force)`, matchedVar: `TX:wafctl_counter_${name}`, matchedData: `${hit.count}/${limit}`,
+      msg: `Rule counter ${name} over ${limit} per minute (brute force)`, matchedVar: `TX:wafctl_counter_${name}`, matchedData: hit.denied ? `unavailable/${limit}` : `${hit.count}/${limit}`,
       response: { status: 429, headers: { 'retry-after': String(retryAfter) } },
     };
   }

@@ -27,6 +27,7 @@ const status: DaemonStatus = {
   ports: { edge: 1, edge_tls: 2, api: 3 }, api_url: 'https://127.0.0.1:3', ca_file: null, admin_socket: '/x/s',
   sites: 0, crs: { found: false, dir: '/nope' }, workers: 1, demo: null, edge: null, certificates: [],
   write_failures: { events: null, log: null },
+  cluster: null,
 };
 
 beforeEach(async () => {

@@ -30,6 +30,7 @@ beforeEach(async () => {
     ports: { edge: 1, edge_tls: 2, api: 3 }, api_url: 'https://127.0.0.1:3', ca_file: null, admin_socket: join(dir, 'wafctl.sock'),
     sites: 0, crs: { found: false, dir: crsDir }, workers: 1, demo: null, edge: null, certificates: [],
     write_failures: { events: null, log: null },
+    cluster: null,
   };
   server = await createAdminServer({
     socketPath: join(dir, 'wafctl.sock'),

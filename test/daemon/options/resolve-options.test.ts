@@ -63,6 +63,30 @@ describe('daemon options', () => {
     }
   });
 
+  it('the cluster Redis URL: off by default, redis:// or rediss://, flag over env over daemon.json, never echoed when refused', async () => {
+    expect((await resolveWith([])).clusterRedis).toBeNull();
+    expect((await resolveWith(['--cluster-redis', 'redis://redis.internal:6379'])).clusterRedis).toBe('redis://redis.internal:6379');
+    expect((await resolveWith([], { WAFCTL_CLUSTER_REDIS: 'rediss://:p@10.0.0.7:6380/2' })).clusterRedis).toBe('rediss://:p@10.0.0.7:6380/2');
+    await writeFile(join(dir, 'daemon.json'), JSON.stringify({ cluster_redis: 'redis://from-file:6379' }));
+    expect((await resolveWith([])).clusterRedis).toBe('redis://from-file:6379');
+    expect((await resolveWith([], { WAFCTL_CLUSTER_REDIS: 'redis://from-env:6379' })).clusterRedis).toBe('redis://from-env:6379');
+    expect((await resolveWith(['--cluster-redis', 'redis://from-flag:6379'], { WAFCTL_CLUSTER_REDIS: 'redis://from-env:6379' })).clusterRedis).toBe('redis://from-flag:6379');
+    await writeFile(join(dir, 'daemon.json'), '{}');
+    for (const bad of ['http://u:secret@redis/0', 'redis://', 'redis.internal:6379', 'redis://:secret@host/notadb']) {
+      const refused = await resolveWith(['--cluster-redis', bad]).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(OptionsError);
+      expect((refused as Error).message).toMatch(/^--cluster-redis: must be a Redis URL/);
+      expect((refused as Error).message).not.toContain('secret');
+    }
+  });
+
+  it('the counter failure mode: open by default, open or deny', async () => {
+    expect((await resolveWith([])).clusterCounterFailure).toBe('open');
+    expect((await resolveWith(['--cluster-counter-failure', 'deny'])).clusterCounterFailure).toBe('deny');
+    expect((await resolveWith([], { WAFCTL_CLUSTER_COUNTER_FAILURE: 'open' })).clusterCounterFailure).toBe('open');
+    await expect(resolveWith(['--cluster-counter-failure', 'closed'])).rejects.toThrow(/--cluster-counter-failure: must be open or deny, got "closed"/);
+  });
+
   it('booleans from flags and env', async () => {
     expect((await resolveWith(['--demo'])).demo).toBe(true);
     expect((await resolveWith([], { WAFCTL_DEMO: 'yes' })).demo).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
 import type { Worker } from 'node:cluster';
 import { accessEntriesOf, accessRows } from '../../../daemon/proxy/access-rows.js';
-import { ipcEventSink, serveWorker } from '../../../daemon/proxy/cluster-ipc.js';
+import { IpcCounterStore, ipcEventSink, serveWorker } from '../../../daemon/proxy/cluster-ipc.js';
 import type { AccessEntry, WafEvent } from '../../../daemon/proxy/events.js';
 import { MemoryCounterStore } from '../../../daemon/store/counter-store.js';
 import { RecordingSink } from './helpers.js';
@@ -53,5 +53,27 @@ describe('access entries over the cluster channel', () => {
     await received.accessEntry((e) => e.request_id === bare.request_id); // the last one sent has arrived
     expect(received.wafEvents).toStrictEqual([waf]);
     expect(received.accessEntries).toStrictEqual([full, bare]);
+  });
+});
+
+describe('counter hits over the cluster channel', () => {
+  it("a worker's hit carries its limit to the primary's store, and a refusal (deny mode) comes back as one", async () => {
+    const { worker, primary } = channelPair();
+    const seen: Array<number | undefined> = [];
+    const store = {
+      hit: (_key: string, _windowMs: number, now: number, limit?: number) => {
+        seen.push(limit);
+        return Promise.resolve(limit === 5 ? { count: Number.MAX_SAFE_INTEGER, resetAt: now + 1000, denied: true as const } : { count: 1, resetAt: now + 60_000 });
+      },
+    };
+    serveWorker(primary as unknown as Worker, store, new RecordingSink());
+    const ipc = new IpcCounterStore(worker as unknown as Pick<NodeJS.Process, 'send' | 'on'>);
+    const counted = await ipc.hit('k', 60_000, 1000, 10);
+    const refused = await ipc.hit('k', 60_000, 1000, 5);
+    const unlimited = await ipc.hit('k', 60_000, 1000);
+    expect(seen).toEqual([10, 5, undefined]);
+    expect(counted).toStrictEqual({ count: 1, resetAt: 61_000 });
+    expect(refused).toStrictEqual({ count: Number.MAX_SAFE_INTEGER, resetAt: 2000, denied: true });
+    expect(unlimited.denied).toBeUndefined();
   });
 });
