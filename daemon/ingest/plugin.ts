@@ -1,7 +1,7 @@
 import { WafctlError } from '../../shared/errors.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessEntryIn, WafEventIn } from '../../shared/schemas/ingest.js';
-import { decide, rateLimitHeaders, type RateDecision, type WindowCounter } from '../rate-limit/fixed-window.js';
+import { decide, rateLimitHeaders, type RateDecision, type WindowCounter } from '../api/rate-limit.js';
 import { entriesOf, splitBatch, type EntryError, type EntryRules } from './batch.js';
 import { ENTRY_CHECKS } from './entry-check.js';
 import { useIngestJsonParser } from './json-body.js';

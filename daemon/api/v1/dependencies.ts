@@ -2,7 +2,7 @@ import type { Analytics, AnalyticsPeriod, WafLogs, WafLogsQuery } from '../../..
 import type { TopKind, TopList } from '../../../shared/schemas/top-lists.js';
 import type { RequestEvents, RequestKey } from '../../store/events/request-lookup.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
-import type { WindowCounter } from '../../rate-limit/fixed-window.js';
+import type { WindowCounter } from '../rate-limit.js';
 import type { FeatureKey, PlanTier } from '../../../shared/plans.js';
 
 // What the management API needs from the rest of the daemon; app.ts wires the real stores.

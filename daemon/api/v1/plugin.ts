@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WafctlError } from '../../../shared/errors.js';
 import { hasFeature, type FeatureKey } from '../../../shared/plans.js';
 import type { StoredSite } from '../../../shared/schemas/site.js';
-import { decide, rateLimitHeaders, type RateDecision } from '../../rate-limit/fixed-window.js';
+import { decide, rateLimitHeaders, type RateDecision } from '../rate-limit.js';
 import { answerNotFound, sendError } from '../envelope.js';
 import { authenticateSiteKey, presentedKey } from './auth.js';
 import type { ManagementDependencies } from './dependencies.js';

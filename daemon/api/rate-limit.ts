@@ -1,9 +1,8 @@
-import type { CounterHit, CounterStore } from '../store/counter-store.js';
-
 // Fixed-window rate limiting for the APIs (spec section 8): N requests per 60 s window per key.
 // Counting goes through daemon/store/counter-store.ts: a MemoryCounterStore on a single node, which
 // answers at once, or the cluster's Redis (--cluster-redis), which answers with a promise, so a
 // client cannot multiply its API quota by the number of nodes.
+import type { CounterHit, CounterStore } from '../store/counter-store.js';
 
 /** The counters the APIs count in (a CounterStore). */
 export type WindowCounter = CounterStore;
