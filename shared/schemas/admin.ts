@@ -108,7 +108,7 @@ export type ClusterCounters = z.infer<typeof ClusterCountersSchema>;
 /** The shared configuration of a cluster node (--cluster-postgres). */
 export const ClusterConfigSchema = z.object({
   backend: z.literal('postgres'),
-  /** The PostgreSQL URL without its password. */
+  /** Where PostgreSQL is, as the logs name it: user@host:port/database (never a password). */
   postgres: z.string(),
   /** The version of the configuration document this node runs. */
   version: z.number().int(),

@@ -60,7 +60,7 @@ describe.skipIf(skip !== null)('wafctl cluster status', () => {
     const node = await startNode(proxy.url, { flags: ['--cluster-redis', redis.ok ? redis.url : ''] });
 
     const first = await untilStatus(node, (v) => v.config?.state === 'listening' && v.events?.state === 'shipping');
-    expect(first.config).toMatchObject({ state: 'listening', postgres: expect.stringMatching(/^postgres:\/\/.*127\.0\.0\.1:\d+\//) });
+    expect(first.config).toMatchObject({ state: 'listening', postgres: expect.stringMatching(/^postgres@127\.0\.0\.1:\d+\/wafctl_test_/) });
     expect(first.events).toMatchObject({ state: 'shipping', node: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(first.counters).toMatchObject({ state: 'exact' });
 

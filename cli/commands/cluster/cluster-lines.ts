@@ -4,7 +4,7 @@ import type { ClusterConfig, ClusterCounters, ClusterEvents } from '../../../sha
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** `PostgreSQL postgres://wafctl@db:5432/wafctl, version 12, listening since ...` */
+/** `PostgreSQL wafctl@db:5432/wafctl, version 12, listening since ...` */
 export function configLine(c: ClusterConfig): string {
   const how = {
     listening: 'listening',

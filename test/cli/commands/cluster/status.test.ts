@@ -10,7 +10,7 @@ import { harness, STATUS } from '../../fakes.js';
 // test/cluster/cluster-status.test.ts.
 
 const SINCE = '2026-11-27T22:00:00.000Z';
-const CONFIG = { backend: 'postgres' as const, postgres: 'postgres://wafctl@db.internal:5432/wafctl', version: 12, state: 'listening' as const, since: SINCE };
+const CONFIG = { backend: 'postgres' as const, postgres: 'wafctl@db.internal:5432/wafctl', version: 12, state: 'listening' as const, since: SINCE };
 const EVENTS = {
   backend: 'postgres' as const, node: '3f2c9a56-0d6e-4b6f-9d1e-5b8a1c2e7f00', state: 'shipping' as const, since: SINCE,
   shipped_through_id: 1234, spool_last_id: 1240, caught_up: true, shipped_since_start: 1200,
@@ -20,7 +20,7 @@ const CLUSTER = { counters: COUNTERS, config: CONFIG, events: EVENTS };
 
 describe('cluster status lines', () => {
   it('say how changes reach the node, in each state', () => {
-    expect(configLine(CONFIG)).toBe(`PostgreSQL postgres://wafctl@db.internal:5432/wafctl, version 12, listening since ${SINCE}`);
+    expect(configLine(CONFIG)).toBe(`PostgreSQL wafctl@db.internal:5432/wafctl, version 12, listening since ${SINCE}`);
     expect(configLine({ ...CONFIG, state: 'polling' })).toContain('polling every 5 s (the LISTEN connection is down)');
     expect(configLine({ ...CONFIG, state: 'unreachable' })).toContain('unreachable: serving the last config, writes answer 503');
   });
