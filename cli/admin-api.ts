@@ -4,7 +4,7 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
-import type { ClusterCounters, CrsReloaded, EdgeLoad, SiteCertificate, WriteFailure } from '../shared/schemas/admin.js';
+import type { ClusterConfig, ClusterCounters, ClusterEvents, CrsReloaded, EdgeLoad, SiteCertificate, WriteFailure } from '../shared/schemas/admin.js';
 import type { AcmeView } from '../shared/schemas/acme.js';
 import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
 export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
@@ -65,8 +65,9 @@ export interface DaemonStatusView {
   certificates?: SiteCertificate[];
   /** Background writes failing now (absent from older daemons). */
   write_failures?: { events: WriteFailure | null; log: WriteFailure | null };
-  /** Cluster mode: the shared counters' state (null or absent: a single node, or an older daemon). */
-  cluster?: { counters: ClusterCounters | null } | null;
+  /** Cluster mode: the shared parts' state (null or absent: a single node, or an older daemon; config
+   *  and events absent from daemons before they were added). */
+  cluster?: { counters: ClusterCounters | null; config?: ClusterConfig | null; events?: ClusterEvents | null } | null;
 }
 
 export interface TokenListItem {

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
 import { registerAnalytics } from './commands/analytics/index.js';
+import { registerClusterCommands } from './commands/cluster/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerConnect } from './commands/connect.js';
 import { registerCrsCommands } from './commands/crs/index.js';
@@ -47,6 +48,7 @@ export function buildProgram(deps: CommandDeps): Command {
     );
   // Subcommands copy the settings above (exit override, output) when created with .command().
   registerDaemonCommands(program, deps);
+  registerClusterCommands(program, deps);
   // The Core Rule Set releases the daemon runs, in the data dir.
   registerCrsCommands(program, deps);
   registerSiteCommands(program, deps);

@@ -25,6 +25,7 @@ import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-
 import { openClusterEventStore } from './cluster/events/cluster-event-store.js';
 import { vulndbAdminRoutes } from './admin/routes/vulndb.js';
 import { VulnDb } from './vulndb/vulndb.js';
+import type { ClusterEvents } from '../shared/schemas/admin.js';
 
 // The parts app.ts plugs together beyond the foundation: the event store, the management API
 // (/api/v1), ingestion (/api/vector), the vulnerability database and the real edge. Each part
@@ -40,6 +41,8 @@ export interface Services {
   edgeFactory: EdgeFactory;
   /** The cluster's shared counters (--cluster-redis) for status; null when this node counts on its own. */
   clusterCounters(): ClusterCountersStatus | null;
+  /** The shipper of this node's WAF events (--cluster-postgres); null on a single node. */
+  clusterEvents(): ClusterEvents | null;
   close(): Promise<void>;
 }
 
@@ -177,6 +180,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     adminRoutes: [vulndbAdminRoutes(vulndb)],
     edgeFactory,
     clusterCounters: () => sharedCounters?.status() ?? null,
+    clusterEvents: () => clusterEvents?.clusterStatus() ?? null,
     async close() {
       heapWatch.stop();
       vulndb.close();

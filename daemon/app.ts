@@ -20,7 +20,7 @@ import { listenError, prepareDataDir, StartupError, trusted } from './lifecycle/
 import { VERSION } from './lifecycle/version.js';
 import { OPTION_ROWS, RESTART_ONLY, type DaemonOptions } from './options/option-table.js';
 import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
-import { openPostgresConfigStore } from './cluster/postgres-config-store.js';
+import { openPostgresConfigStore, type ClusterConfigStore } from './cluster/postgres-config-store.js';
 import { ConfigFileError, openConfigStore, type ChangeListener, type ConfigStore } from './store/config/config-store.js';
 import { liveSites } from './store/config/sites.js';
 import { ensureApiTls, TlsSetupError, type ApiTls } from './tls/api-tls.js';
@@ -72,13 +72,13 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
   const lock = acquirePidLock(paths.pidFile);
   let logger: Logger | null = null;
   let store: ConfigStore | null = null;
+  let clusterConfig: ClusterConfigStore | null = null;
   try {
     const logHealth = new WriteHealth(paths.log);
     logger = createDaemonLogger(paths.log, undefined, logHealth);
     // Cluster mode keeps the config in PostgreSQL, with config.json as this node's cache of it.
-    store = options.clusterPostgres
-      ? await openPostgresConfigStore({ url: options.clusterPostgres, cacheFile: paths.config, logger, now })
-      : await openConfigStore(paths.config, { now });
+    if (options.clusterPostgres) store = clusterConfig = await openPostgresConfigStore({ url: options.clusterPostgres, cacheFile: paths.config, logger, now });
+    else store = await openConfigStore(paths.config, { now });
     const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
     if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
     // The CRS the edge runs is decided once here and everything downstream (edge, workers, rules
@@ -87,7 +87,7 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
     if (crs.problem) logger.warn({ problem: crs.problem, crs_dir: options.crsDir }, 'selected Core Rule Set unusable: falling back to --crs-dir');
     const running: DaemonOptions = { ...options, crsDir: crs.dir };
     const services = await openServices({ options: running, paths, store, logger, now });
-    return await assemble(build, { paths, lock, logger, logHealth, store, tls, now, services, options: running, crs });
+    return await assemble(build, { paths, lock, logger, logHealth, store, clusterConfig, tls, now, services, options: running, crs });
   } catch (error) {
     logger?.error({ err: error }, 'start failed');
     await store?.close?.().catch(() => undefined);
@@ -104,6 +104,8 @@ interface Parts {
   /** Whether daemon.log takes lines (for status). */
   logHealth: WriteHealth;
   store: ConfigStore;
+  /** The same store in cluster mode, for status; null on a single node. */
+  clusterConfig: ClusterConfigStore | null;
   tls: ApiTls;
   now: () => Date;
   services: Services;
@@ -142,7 +144,9 @@ async function assemble(build: BuildOptions, parts: Parts): Promise<DaemonApp> {
     edge: edge.load(),
     certificates: siteCertificates(store.snapshot()),
     write_failures: { events: services.eventStore.writeFailure?.() ?? null, log: parts.logHealth.state() },
-    cluster: options.clusterPostgres !== null || options.clusterRedis !== null ? { counters: services.clusterCounters() } : null,
+    cluster: options.clusterPostgres !== null || options.clusterRedis !== null
+      ? { counters: services.clusterCounters(), config: parts.clusterConfig?.clusterStatus() ?? null, events: services.clusterEvents() }
+      : null,
   });
 
   // One switch at a time: two reloads racing would otherwise finish in either order.

@@ -32,6 +32,9 @@ export interface FollowerDeps {
   applicationName: string;
 }
 
+/** How changes reach this node (see ClusterConfigSchema in shared/schemas/admin.ts). */
+export type FollowerState = 'listening' | 'polling' | 'unreachable';
+
 export class ConfigFollower {
   readonly #deps: FollowerDeps;
   readonly #backoff = new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS);
@@ -44,9 +47,16 @@ export class ConfigFollower {
   #reachable = true;
   #refreshing: Promise<void> | null = null;
   #again = false;
+  #state: FollowerState = 'polling';
+  #stateSince = Date.now();
 
   constructor(deps: FollowerDeps) {
     this.#deps = deps;
+  }
+
+  /** What `daemon status` and `cluster status` show, with when it last changed (epoch ms). */
+  get state(): { state: FollowerState; since: number } {
+    return { state: this.#state, since: this.#stateSince };
   }
 
   start(): void {
@@ -109,6 +119,7 @@ export class ConfigFollower {
       if (lost) return;
       lost = true;
       if (this.#listener === client) this.#listener = null;
+      this.#noteState();
       client.end().catch(() => undefined);
       if (this.#closed) return;
       const delay = this.#backoff.next();
@@ -135,6 +146,7 @@ export class ConfigFollower {
         return;
       }
       this.#listener = client;
+      this.#noteState();
       this.#dropListener = onLost;
       this.#backoff.reset();
       this.#deps.logger.info({ postgres: describePostgres(this.#deps.url) }, 'cluster config: listening for changes');
@@ -155,9 +167,18 @@ export class ConfigFollower {
     }
   }
 
+  /** Called after the listener or reachability changed. */
+  #noteState(): void {
+    const state: FollowerState = !this.#reachable ? 'unreachable' : this.#listener !== null ? 'listening' : 'polling';
+    if (state === this.#state) return;
+    this.#state = state;
+    this.#stateSince = Date.now();
+  }
+
   #markReachable(reachable: boolean, error?: unknown): void {
     if (reachable === this.#reachable) return;
     this.#reachable = reachable;
+    this.#noteState();
     const postgres = describePostgres(this.#deps.url);
     if (reachable) this.#deps.logger.info({ postgres }, 'cluster config: PostgreSQL reachable again');
     else this.#deps.logger.warn({ postgres, err: error }, 'cluster config: PostgreSQL unreachable; serving the last config, management writes answer 503');

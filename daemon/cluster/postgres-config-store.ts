@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { WafctlError } from '../../shared/errors.js';
 import { ConfigSchema, emptyConfig, type Config } from '../../shared/schemas/config.js';
 import { describeIssues } from '../../shared/schemas/issues.js';
+import type { ClusterConfig } from '../../shared/schemas/admin.js';
 import { StartupError } from '../lifecycle/startup-errors.js';
 import { deepFreeze, readConfigFile, type ChangeListener, type ChangeReason, type ConfigSnapshot, type ConfigStore, type Loaded } from '../store/config/config-store.js';
 import { CONFIG_FILE_MODE, DurableJsonFile } from '../store/config/durable-json-file.js';
@@ -29,7 +30,12 @@ export interface ClusterStoreOptions {
   pollMs?: number;
 }
 
-export async function openPostgresConfigStore(options: ClusterStoreOptions): Promise<ConfigStore> {
+/** A cluster node's config store, which can also say how it follows the cluster. */
+export interface ClusterConfigStore extends ConfigStore {
+  clusterStatus(): ClusterConfig;
+}
+
+export async function openPostgresConfigStore(options: ClusterStoreOptions): Promise<ClusterConfigStore> {
   const { url, cacheFile, logger } = options;
   const now = options.now ?? (() => new Date());
   const postgres = describePostgres(url);
@@ -87,7 +93,7 @@ interface Parts {
   postgres: string;
 }
 
-class PostgresConfigStore implements ConfigStore {
+class PostgresConfigStore implements ClusterConfigStore {
   readonly file: string;
   readonly #pool: pg.Pool;
   readonly #cache: DurableJsonFile<Config>;
@@ -127,6 +133,12 @@ class PostgresConfigStore implements ConfigStore {
 
   snapshot(): ConfigSnapshot {
     return this.#current;
+  }
+
+  clusterStatus(): ClusterConfig {
+    // Before follow() (never, once open) the node has read PostgreSQL or its cache, nothing more.
+    const { state, since } = this.#follower?.state ?? { state: 'polling' as const, since: Date.now() };
+    return { backend: 'postgres', postgres: this.#postgres, version: this.#version, state, since: new Date(since).toISOString() };
   }
 
   update<R>(mutate: (draft: Config) => R): Promise<R> {

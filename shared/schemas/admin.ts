@@ -105,6 +105,38 @@ export const ClusterCountersSchema = z.object({
 });
 export type ClusterCounters = z.infer<typeof ClusterCountersSchema>;
 
+/** The shared configuration of a cluster node (--cluster-postgres). */
+export const ClusterConfigSchema = z.object({
+  backend: z.literal('postgres'),
+  /** Where PostgreSQL is, as the logs name it: user@host:port/database (never a password). */
+  postgres: z.string(),
+  /** The version of the configuration document this node runs. */
+  version: z.number().int(),
+  /** listening: NOTIFY brings changes at once; polling: the listener is down, a 5 s version poll
+   *  brings them; unreachable: PostgreSQL cannot be reached, the node serves the last config. */
+  state: z.enum(['listening', 'polling', 'unreachable']),
+  since: z.string(),
+});
+export type ClusterConfig = z.infer<typeof ClusterConfigSchema>;
+
+/** The shipper of this node's WAF events to PostgreSQL (--cluster-postgres). */
+export const ClusterEventsSchema = z.object({
+  backend: z.literal('postgres'),
+  /** This node's key in the cluster (<data>/events/node-id). */
+  node: z.string(),
+  state: z.enum(['starting', 'shipping', 'unreachable', 'failing']),
+  since: z.string(),
+  /** Local id through which every WAF event of this node is in PostgreSQL. */
+  shipped_through_id: z.number().int(),
+  /** The highest local id the spool has handed out (WAF events and access entries share ids). */
+  spool_last_id: z.number().int(),
+  /** True when the shipper's last look found nothing left to ship. */
+  caught_up: z.boolean(),
+  /** WAF events this daemon process has put into PostgreSQL. */
+  shipped_since_start: z.number().int(),
+});
+export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;
+
 export const DaemonStatusSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
@@ -135,8 +167,13 @@ export const DaemonStatusSchema = z.object({
   /** Background writes that fail now, null for each that works (absent from daemons before it was added). */
   write_failures: z.object({ events: WriteFailureSchema.nullable(), log: WriteFailureSchema.nullable() }).default({ events: null, log: null }),
   /** Cluster mode only (--cluster-postgres, --cluster-redis); null on a single node and from older daemons.
-   *  counters: null when the node counts on its own (no --cluster-redis). */
-  cluster: z.object({ counters: ClusterCountersSchema.nullable() }).nullable().default(null),
+   *  counters: null when the node counts on its own (no --cluster-redis); config and events: null
+   *  without --cluster-postgres (absent from daemons before they were added). */
+  cluster: z.object({
+    counters: ClusterCountersSchema.nullable(),
+    config: ClusterConfigSchema.nullable().default(null),
+    events: ClusterEventsSchema.nullable().default(null),
+  }).nullable().default(null),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

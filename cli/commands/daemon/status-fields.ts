@@ -1,6 +1,7 @@
 // How a daemon status reads for a human (daemon status, daemon start).
 import type { DaemonStatusView } from '../../admin-api.js';
-import type { ClusterCounters, EdgeLoad } from '../../../shared/schemas/admin.js';
+import type { EdgeLoad } from '../../../shared/schemas/admin.js';
+import { configLine, countersLine, eventsLine } from '../cluster/cluster-lines.js';
 import { crsLine } from './crs-line.js';
 import { writeFailureFields } from './write-failures.js';
 
@@ -29,6 +30,8 @@ export function statusFields(status: DaemonStatusView, { withLoad = true } = {})
     ['workers', String(status.workers)],
     ...(status.edge && withLoad ? [['edge load', formatEdgeLoad(status.edge)] as [string, string]] : []),
     ...(status.certificates ?? []).map((c): [string, string] => [`certificate ${c.site}`, certificateState(c)]),
+    ...(status.cluster?.config ? [['cluster config', configLine(status.cluster.config)] as [string, string]] : []),
+    ...(status.cluster?.events ? [['cluster events', eventsLine(status.cluster.events)] as [string, string]] : []),
     ...(status.cluster?.counters ? [['cluster counters', countersLine(status.cluster.counters)] as [string, string]] : []),
     ...writeFailureFields(status),
   ];
@@ -39,12 +42,6 @@ function certificateState(c: NonNullable<DaemonStatusView['certificates']>[numbe
   if (c.state === 'valid') return `ACME, valid until ${c.not_after}`;
   const served = c.not_after ? ` (serving the one valid until ${c.not_after})` : '';
   return c.state === 'pending' ? `ACME, pending${served}` : `ACME, failed: ${c.error}${served}`;
-}
-
-/** `Redis redis://10.0.0.7:6379, exact since ...` or `... degraded since ..., counting on this node`. */
-function countersLine(c: ClusterCounters): string {
-  const what = c.state === 'exact' ? 'exact' : `degraded, ${c.failure_mode === 'deny' ? 'answering counted requests 429' : 'counting on this node'}`;
-  return `Redis ${c.redis}, ${what} since ${c.since}`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { WafctlError } from '../../../shared/errors.js';
 import type { NewWafEvent } from '../../../shared/schemas/events.js';
+import type { ClusterEvents } from '../../../shared/schemas/admin.js';
 import type { AnalyticsQuery, EventStore, EventStoreStats, WafLogQuery, WafLogResult } from '../../store/event-store.js';
 import type { JsonlEventStore } from '../../store/events/jsonl-event-store.js';
 import type { RequestEvents, RequestKey } from '../../store/events/request-lookup.js';
@@ -54,6 +55,7 @@ export class ClusterEventStore implements EventStore {
   readonly #logger: Logger;
   readonly shipper: EventShipper;
   readonly #stopJob: () => void;
+  readonly #nodeKey: string;
   #schema: Promise<void> | null = null;
 
   constructor(o: ClusterEventStoreOptions, shipPool: pg.Pool, reads: pg.Pool, key: string) {
@@ -63,6 +65,7 @@ export class ClusterEventStore implements EventStore {
     this.#retentionDays = o.retentionDays ?? 90;
     this.#clock = o.clock ?? Date.now;
     this.#logger = o.logger;
+    this.#nodeKey = key;
     const ready = (): Promise<void> => this.#ready();
     this.shipper = new EventShipper({ pool: shipPool, reader: new WafSpoolReader(o.local.spool()), nodeKey: key, ready, logger: o.logger, retentionDays: this.#retentionDays, clock: this.#clock, pollMs: o.pollMs });
     this.shipper.start();
@@ -135,6 +138,15 @@ export class ClusterEventStore implements EventStore {
 
   stats(): EventStoreStats {
     return this.#local.stats();
+  }
+
+  /** The shipper as `daemon status` and `cluster status` show it. */
+  clusterStatus(): ClusterEvents {
+    const s = this.shipper;
+    return {
+      backend: 'postgres', node: this.#nodeKey, state: s.health, since: new Date(s.healthSince).toISOString(),
+      shipped_through_id: s.cursor, spool_last_id: this.#local.stats().last_id, caught_up: s.caughtUp, shipped_since_start: s.shipped,
+    };
   }
 
   writeFailure(): ReturnType<NonNullable<EventStore['writeFailure']>> {

@@ -49,6 +49,8 @@ export class EventShipper {
   #waiters: Waiter[] = [];
   #loop: Promise<void> | null = null;
   #shipped = 0;
+  #healthSince = Date.now();
+  #caughtUp = false;
 
   constructor(options: ShipperOptions) {
     this.#o = { batchSize: 1_000, pollMs: 1_000, clock: Date.now, ...options };
@@ -56,6 +58,16 @@ export class EventShipper {
 
   get health(): ShipperHealth {
     return this.#health;
+  }
+
+  /** When the health last changed (epoch ms). */
+  get healthSince(): number {
+    return this.#healthSince;
+  }
+
+  /** The last look at the spool found nothing after the cursor (and nothing failed since). */
+  get caughtUp(): boolean {
+    return this.#caughtUp;
   }
 
   /** Local id through which every WAF event of this node is in PostgreSQL, as far as this process knows. */
@@ -102,6 +114,7 @@ export class EventShipper {
       try {
         await this.#sync();
         const batch = await this.#o.reader.next(this.#o.batchSize);
+        this.#caughtUp = batch === null;
         if (batch === null) {
           this.#settleWaiters();
           await this.#sleep(this.#o.pollMs);
@@ -129,7 +142,7 @@ export class EventShipper {
     this.#o.reader.reset(cursor);
     this.#synced = true;
     if (this.#health !== 'shipping') this.#o.logger.info({ node_id: this.#nodeId, cursor }, 'event shipper: shipping WAF events to PostgreSQL');
-    this.#health = 'shipping';
+    this.#setHealth('shipping');
   }
 
   async #failed(error: unknown): Promise<void> {
@@ -139,10 +152,17 @@ export class EventShipper {
     // Said once per outage; a failure that is not an outage is a bug and said each time.
     if (!unreachable) this.#o.logger.error({ err: error }, 'event shipper: a batch failed; retrying');
     else if (this.#health !== 'unreachable') this.#o.logger.warn({ err: error }, 'event shipper: PostgreSQL unreachable, WAF events wait in the local spool');
-    this.#health = health;
+    this.#setHealth(health);
+    this.#caughtUp = false;
     this.#rejectWaiters(error instanceof Error ? error : new Error(String(error)));
     // Not cut short by wake(): every ingestion request would otherwise knock at once.
     await this.#sleep(this.#backoff.next(), false);
+  }
+
+  #setHealth(health: ShipperHealth): void {
+    if (health === this.#health) return;
+    this.#health = health;
+    this.#healthSince = Date.now();
   }
 
   #settleWaiters(): void {
