@@ -6,6 +6,7 @@ import { BreakingCounterStore, type CounterFailureMode } from '../store/redis/co
 import { counterScript } from '../store/redis/counter-script.js';
 import { RedisCounterStore } from '../store/redis/redis-counter-store.js';
 import { COMMAND_TIMEOUT_MS, connectRedis, describeRedis, isRefusal } from '../store/redis/redis-connection.js';
+import { withDeadline } from '../store/redis/call-deadline.js';
 
 // The rate-limit counters of a cluster node (--cluster-redis): one per daemon, in the primary,
 // used by the edge (its workers ask over IPC), the management API and ingestion alike, so no
@@ -31,7 +32,7 @@ export async function openClusterCounters(options: { url: string; failureMode: C
     async probe() {
       if (client.status === 'ready') {
         try {
-          await client.ping();
+          await withDeadline(client.ping(), COMMAND_TIMEOUT_MS);
           unansweredProbes = 0;
           return;
         } catch (error) {
@@ -78,6 +79,7 @@ export async function openClusterCounters(options: { url: string; failureMode: C
       since: new Date(breaker.since).toISOString(),
       failure_mode: failureMode,
       command_timeout_ms: COMMAND_TIMEOUT_MS,
+      failed_calls: breaker.failedCalls,
     }),
     async close() {
       breaker.close();

@@ -102,6 +102,9 @@ export const ClusterCountersSchema = z.object({
   since: z.string(),
   failure_mode: z.enum(['open', 'deny']),
   command_timeout_ms: z.number().int(),
+  /** Calls to Redis that failed since the start, each answered on this node: every one may have
+   *  been counted in Redis too. Absent from daemons before it was added. */
+  failed_calls: z.number().int().default(0),
 });
 export type ClusterCounters = z.infer<typeof ClusterCountersSchema>;
 

@@ -76,9 +76,14 @@ describe.skipIf(skip !== null)('rate limits shared by three daemons through Redi
       // Start with at least 30 s of the window left (on Redis's clock), else in the next one.
       expect(await until(async () => MINUTE - ((await redisNow()) % MINUTE) > 30_000, 6000, 10)).toBe(true);
       const started = Math.floor((await redisNow()) / MINUTE);
+      const failedBefore = await failedCalls(nodes);
       const clients = Array.from({ length: 20 }, (_, c) => `203.0.${attempt}.${c + 1}`);
       const statuses = await roundRobin(nodes, host, clients, 300, 50);
       if (Math.floor((await redisNow()) / MINUTE) !== started) continue; // crossed into the next window: run again
+      // A call Redis did not answer in time is counted on the node as well as (maybe) in Redis: fail
+      // open, as designed, bounded by (N+1)·L (counter-breaker.test.ts). Exactness is judged on a
+      // window where Redis answered every call; a box too busy for that three times fails below.
+      if ((await failedCalls(nodes)) !== failedBefore) continue;
       judged = true;
       for (const client of clients) {
         const got = statuses.get(client)!;
@@ -87,9 +92,16 @@ describe.skipIf(skip !== null)('rate limits shared by three daemons through Redi
         expect(got.limited).toBe(300 - LIMIT);
       }
     }
-    expect(judged, 'a run fitted in one window').toBe(true);
+    expect(judged, 'a run fitted in one window with every call answered by Redis').toBe(true);
   }, 400_000);
 });
+
+/** Calls to Redis that failed on any node since its start (daemon status). */
+async function failedCalls(nodes: ClusterNode[]): Promise<number> {
+  let sum = 0;
+  for (const node of nodes) sum += JSON.parse((await node.d.wafctl('--json', 'daemon', 'status')).stdout).cluster.counters.failed_calls as number;
+  return sum;
+}
 
 /** Sends `per` requests for each client, the i-th to node i mod 3, `inFlight` at a time. */
 async function roundRobin(nodes: ClusterNode[], host: string, clients: string[], per: number, inFlight: number) {

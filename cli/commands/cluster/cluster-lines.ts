@@ -26,5 +26,6 @@ export function eventsLine(e: ClusterEvents): string {
 /** `Redis redis://10.0.0.7:6379, exact since ...` or `... degraded since ..., counting on this node`. */
 export function countersLine(c: ClusterCounters): string {
   const what = c.state === 'exact' ? 'exact' : `degraded, ${c.failure_mode === 'deny' ? 'answering counted requests 429' : 'counting on this node'}`;
-  return `Redis ${c.redis}, ${what} since ${c.since}`;
+  const failed = c.failed_calls > 0 ? `, ${count(c.failed_calls)} calls answered on this node since start (Redis too slow or gone)` : '';
+  return `Redis ${c.redis}, ${what} since ${c.since}${failed}`;
 }

@@ -47,6 +47,7 @@ export class BreakingCounterStore implements CounterStore {
   private readonly openMs: number;
   private readonly clock: () => number;
   private failures = 0;
+  private failedTotal = 0;
   private current: BreakerState = 'exact';
   private changedAt: number;
   private probeTimer: NodeJS.Timeout | null = null;
@@ -63,6 +64,11 @@ export class BreakingCounterStore implements CounterStore {
 
   get state(): BreakerState {
     return this.current;
+  }
+
+  /** Calls to Redis that failed since the start, each answered locally (or denied). */
+  get failedCalls(): number {
+    return this.failedTotal;
   }
 
   /** Epoch ms of the last change of state (the start when none). */
@@ -118,6 +124,7 @@ export class BreakingCounterStore implements CounterStore {
   }
 
   private failed(error: unknown): void {
+    this.failedTotal++;
     if (this.current === 'degraded') return;
     this.failures++;
     if (this.failures >= this.failuresToOpen) this.open(error);

@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { withDeadline } from './call-deadline.js';
+import { COMMAND_TIMEOUT_MS } from './redis-connection.js';
 
 // The one Redis call a counted request costs (shared/design/scale-out.md, section 5.3): add n hits
 // to the key's current window and read the count back, atomically. The window is taken from Redis's
@@ -44,7 +46,7 @@ export function counterScript(redis: Redis): CounterScript {
   const client = redis as WithCounter;
   return {
     async add(key, windowMs, n) {
-      const [count, windowEnd, redisNow] = await client.wafctlCount(COUNTER_KEY_PREFIX + key, windowMs, n);
+      const [count, windowEnd, redisNow] = await withDeadline(client.wafctlCount(COUNTER_KEY_PREFIX + key, windowMs, n), COMMAND_TIMEOUT_MS);
       return { count: Number(count), windowEnd: Number(windowEnd), redisNow: Number(redisNow) };
     },
   };

@@ -5,17 +5,20 @@ import { Redis } from 'ioredis';
 // (shared/design/scale-out.md section 3, measured: with ioredis' defaults a call to a stopped
 // Redis was still waiting after 3 s; with these options it fails after 51-64 ms, and in 0.3 ms
 // when Redis refuses connections):
-//   commandTimeout 50      a call with no answer in 50 ms fails;
+//   a 50 ms deadline       a call with no answer in 50 ms fails (call-deadline.ts: judged after the
+//                          poll phase, so a stall of this process is not taken for Redis's);
+//   commandTimeout 1 s     ioredis' own, a backstop that also bounds its command queue;
 //   maxRetriesPerRequest 0 a call in flight when the connection breaks fails, not re-sent later;
 //   enableOfflineQueue off a call while disconnected fails at once, not queued until reconnect;
 //   auto-pipelining        calls made in one turn go out in one write.
 // Reconnection is ioredis' own (backoff up to 2 s); the breaker (counter-breaker.ts) probes.
 
 export const COMMAND_TIMEOUT_MS = 50;
+const BACKSTOP_TIMEOUT_MS = 1_000;
 
 export function connectRedis(url: string, name = `wafctl ${process.pid}`): Redis {
   const redis = new Redis(url, {
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: BACKSTOP_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     enableAutoPipelining: true,

@@ -15,7 +15,7 @@ const EVENTS = {
   backend: 'postgres' as const, node: '3f2c9a56-0d6e-4b6f-9d1e-5b8a1c2e7f00', state: 'shipping' as const, since: SINCE,
   shipped_through_id: 1234, spool_last_id: 1240, caught_up: true, shipped_since_start: 1200,
 };
-const COUNTERS = { backend: 'redis' as const, redis: 'redis://10.0.0.7:6379', state: 'exact' as const, since: SINCE, failure_mode: 'open' as const, command_timeout_ms: 50 };
+const COUNTERS = { backend: 'redis' as const, redis: 'redis://10.0.0.7:6379', state: 'exact' as const, since: SINCE, failure_mode: 'open' as const, command_timeout_ms: 50, failed_calls: 0 };
 const CLUSTER = { counters: COUNTERS, config: CONFIG, events: EVENTS };
 
 describe('cluster status lines', () => {
@@ -36,6 +36,7 @@ describe('cluster status lines', () => {
     expect(countersLine(COUNTERS)).toBe(`Redis redis://10.0.0.7:6379, exact since ${SINCE}`);
     expect(countersLine({ ...COUNTERS, state: 'degraded' })).toContain('degraded, counting on this node');
     expect(countersLine({ ...COUNTERS, state: 'degraded', failure_mode: 'deny' })).toContain('degraded, answering counted requests 429');
+    expect(countersLine({ ...COUNTERS, failed_calls: 1234 })).toBe(`Redis redis://10.0.0.7:6379, exact since ${SINCE}, 1,234 calls answered on this node since start (Redis too slow or gone)`);
   });
 });
 
