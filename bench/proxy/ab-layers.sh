@@ -14,7 +14,7 @@ LAYERS=$(sed -n "s/^  '\([a-z-]*\)': '\(WAFCTL_[A-Z_]*\)',$/\1=\2/p" "$REPO/daem
 [ -z "$(git -C "$REPO" status --porcelain -- daemon shared)" ] || { echo "commit first: A is HEAD's build, B this tree's" >&2; exit 2; }
 OUT=$REPO/bench/proxy/results/ab-layers-$(git -C "$REPO" rev-parse --short HEAD)-$(date -u +%Y%m%d-%H%M).txt
 echo "# ab-layers: $ROUNDS rounds x ${DUR}s, mixes ${MIXES[*]}, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT"
-built=0; summary=()
+built=${SKIP_BUILD:-0}; summary=()   # SKIP_BUILD=1 reuses the last builds
 for pair in $LAYERS; do
   layer=${pair%%=*} var=${pair#*=}
   for mix in "${MIXES[@]}"; do
@@ -24,6 +24,7 @@ for pair in $LAYERS; do
     # B/A CPU per request, round by round; the median of those is the layer's worth on this mix.
     ratio=$(awk '/^round [0-9]+ A:/ {a[$2]=$6} /^round [0-9]+ B:/ {b[$2]=$6} END {for (r in a) if (r in b && a[r] > 0) printf "%.3f\n", b[r]/a[r]}' <<< "$log" \
       | sort -n | awk '{v[NR]=$1} END {if (NR == 0) print "n/a"; else printf "%.3f (%.3f-%.3f, %d rounds)", (NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2), v[1], v[NR], NR}')
+    echo "  B/A CPU per request: $ratio" | tee -a "$OUT"
     summary+=("| $layer | $mix | $ratio |")
   done
 done
