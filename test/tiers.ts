@@ -33,6 +33,7 @@ export const SYSTEM = [
   'test/daemon/lifecycle/pid-lock.test.ts',
   'test/daemon/store/events/crash.test.ts',
   'test/daemon/store/events/disk-full.test.ts',
+  'test/daemon/store/redis/call-deadline.test.ts',
   'test/daemon/rule-sets/multipart-part-headers-edge.test.ts',
   'test/daemon/rule-sets/request-line-edge.test.ts',
   'test/daemon/proxy/bot.test.ts',
