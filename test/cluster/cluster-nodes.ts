@@ -3,7 +3,7 @@
 // with X-Forwarded-For. Requests to the edges and the management API go over real sockets.
 // Also used by bench/cluster, so failures are thrown errors rather than vitest assertions.
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { newSandbox, quickStartFlags, type E2eDaemon } from '../e2e/daemon-harness.js';
 
@@ -86,4 +86,14 @@ export async function untilEdge(node: ClusterNode, host: string, client: string,
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
+}
+
+/** The sites' origin: a plain server on loopback answering "origin ok"; close() stops it. */
+export async function startOrigin(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => res.end('origin ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -3,10 +3,9 @@
 // Redis; with its path to PostgreSQL cut it says so for the config and the events (and the events
 // wait in its spool), and catches up once the path is back; a daemon that runs alone is refused with
 // not_clustered. The lines themselves are unit-tested in test/cli/commands/cluster/status.test.ts.
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSandbox, quickStartFlags, stopAll } from '../e2e/daemon-harness.js';
-import { addSite, api, edgeStatus, startNode, type ClusterNode } from './cluster-nodes.js';
+import { addSite, api, type ClusterNode, edgeStatus, startNode, startOrigin } from './cluster-nodes.js';
 import { outageProxy, type OutageProxy } from './outage-proxy.js';
 import { freshDatabase, testPostgres } from './postgres.js';
 import { testRedis, until } from './redis.js';
@@ -22,18 +21,17 @@ interface ClusterView {
   events: { state: string; node: string; caught_up: boolean; shipped_since_start: number; shipped_through_id: number; spool_last_id: number } | null;
 }
 
-let origin: Server;
+let origin: Awaited<ReturnType<typeof startOrigin>>;
 let originUrl: string;
 let proxy: OutageProxy | null = null;
 beforeAll(async () => {
-  origin = createServer((_req, res) => res.end('origin ok'));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  origin = await startOrigin();
+  originUrl = origin.url;
 });
 afterAll(async () => {
   await stopAll();
   await proxy?.close();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
+  await origin?.close();
   if (postgres.ok) await postgres.stop();
   if (redis.ok) await redis.stop();
 }, 120_000);

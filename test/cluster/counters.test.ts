@@ -5,12 +5,11 @@
 // test-only preload, skewed-clock.mjs). The product's window is a fixed minute, so the run starts
 // in a fresh enough window (judged on Redis's clock) and counts only if it ended in the same one;
 // otherwise it runs again with new clients.
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopAll } from '../e2e/daemon-harness.js';
-import { addSite, edgeStatus, startNode, type ClusterNode } from './cluster-nodes.js';
+import { addSite, type ClusterNode, edgeStatus, startNode, startOrigin } from './cluster-nodes.js';
 import { freshDatabase, testPostgres } from './postgres.js';
 import { testRedis, until } from './redis.js';
 
@@ -19,16 +18,15 @@ const redis = postgres.ok ? await testRedis() : postgres;
 const skip = !postgres.ok ? postgres.skip : !redis.ok ? redis.skip : null;
 if (skip) console.warn(skip);
 
-let origin: Server;
+let origin: Awaited<ReturnType<typeof startOrigin>>;
 let originUrl: string;
 beforeAll(async () => {
-  origin = createServer((_req, res) => res.end('origin ok'));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  origin = await startOrigin();
+  originUrl = origin.url;
 });
 afterAll(async () => {
   await stopAll();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
+  await origin?.close();
   if (postgres.ok) await postgres.stop();
   if (redis.ok) await redis.stop();
 }, 120_000);

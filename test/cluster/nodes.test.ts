@@ -3,30 +3,28 @@
 // reach PostgreSQL, starts from its cache when PostgreSQL is down, and catches up with a killed
 // LISTEN connection. Every wait is for the change to show at B's edge, bounded by tries.
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopAll } from '../e2e/daemon-harness.js';
-import { addSite, api, startAgain, startNode, untilEdge, type ClusterNode } from './cluster-nodes.js';
+import { addSite, api, type ClusterNode, startAgain, startNode, startOrigin, untilEdge } from './cluster-nodes.js';
 import { outageProxy, type OutageProxy } from './outage-proxy.js';
 import { freshDatabase, sql, testPostgres } from './postgres.js';
 
 const server = await testPostgres();
 if (!server.ok) console.warn(server.skip);
 
-let origin: Server;
+let origin: Awaited<ReturnType<typeof startOrigin>>;
 let originUrl: string;
 const proxies: OutageProxy[] = [];
 
 beforeAll(async () => {
-  origin = createServer((_req, res) => res.end('origin ok'));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  origin = await startOrigin();
+  originUrl = origin.url;
 });
 afterAll(async () => {
   await stopAll();
   for (const proxy of proxies.splice(0)) await proxy.close();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
+  await origin?.close();
   if (server.ok) await server.stop();
 }, 120_000);
 
