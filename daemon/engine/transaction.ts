@@ -133,7 +133,7 @@ export class Transaction implements ActionContext {
     };
     this.slotEntries = new Array(host.ruleSet.targetSlots);
     this.slotDistinct = new Array(host.ruleSet.targetSlots);
-    this.misses = new TransactionMisses(host.ruleSet.missMemo, host.ruleSet.missSummaries, this.slotEntries, host.ruleSet.missGroups);
+    this.misses = new TransactionMisses(host.ruleSet.missMemo);
     this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
     this.exclusionResults = new Array(host.ruleSet.exclusionGroups);
     const tx = this.tx;
@@ -165,7 +165,6 @@ export class Transaction implements ActionContext {
       // Request, body and response data only change between phases.
       this.slotEntries.fill(undefined);
       this.slotDistinct.fill(undefined);
-      this.misses.newPhase();
       this.slotPhase = phase;
     }
     this.phase = phase;
@@ -302,8 +301,8 @@ export class Transaction implements ActionContext {
     return result;
   }
 
-  /** A skip gate's match (rules/skip-gates.ts): MATCHED_VAR(S) only, the rest of onMatch is a no-op for it. */
-  recordMatch(name: string, value: string): void {
+  /** Sets MATCHED_VAR and adds to MATCHED_VARS. */
+  private recordMatch(name: string, value: string): void {
     // The list's cells are reused from rule to rule (an object per match was ~3 KB of garbage per
     // GET). Safe because everything that reads them copies the strings out (MATCHED_VARS entries,
     // describeMatch, macros), and MATCHED_VAR is always the cell written last.

@@ -13,13 +13,9 @@ import type { OperatorDefinition } from '../operators/types.js';
 import type { TransformationDefinition } from '../transformations/types.js';
 import { parseTargets } from '../variables/targets.js';
 import { finishTargets } from './target-slots.js';
-import { isSkipGate } from './skip-gates.js';
-import { speedLayerOn } from './speed-layers.js';
 import { sharePhraseScans } from './shared-phrase-scans.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
-import { assignMissGroups, assignMissRuns } from './miss-groups.js';
-import { MissSummaries } from './miss-summaries.js';
 import { assignByteGates } from './gate-assignment.js';
 import { foldInitRules } from './init-fold.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
@@ -152,7 +148,6 @@ export class RuleSetBuilder {
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
     assignByteGates(this.rules);
-    const missGroups = assignMissGroups(this.rules);
     for (const rule of this.rules) {
       rule.evaluate = rule.operator?.evaluate;
       rule.negated = rule.operator?.negated ?? false;
@@ -170,8 +165,8 @@ export class RuleSetBuilder {
       if (rule.disruptive?.kind === 'block') rule.blockAs = this.defaults.get(rule.phase)?.disruptive ?? { kind: 'pass' };
       if (rule.log === undefined) rule.log = true;
     }
-    const ruleSet: RuleSet = { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };
-    // Before the skip indexes and miss runs, which are positions in the lists.
+    const ruleSet: RuleSet = { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missMemo: newMissMemo(missWords, missMemoLimits) };
+    // Before the skip indexes, which are positions in the lists.
     const folding = foldInitRules(ruleSet, this.rules);
     if (folding !== undefined) {
       phases[1] = folding.rules;
@@ -186,9 +181,6 @@ export class RuleSetBuilder {
         while (index < list.length && list[index].order <= target) index++;
         rule.skipAfterIndex = index;
       }
-      const skipGates = speedLayerOn('skip-gates');
-      for (const rule of list) rule.skipGate = skipGates && isSkipGate(rule);
-      assignMissRuns(list);
     }
     void where;
     return ruleSet;

@@ -207,30 +207,9 @@ function evaluateRule(tx: Transaction, rule: Rule, starter: Rule): boolean {
   return matched;
 }
 
-/** A skip gate (skip-gates.ts): evaluateRule's plain path, with the match recorded and nothing run. */
-function skipGateMatches(tx: Transaction, rule: Rule): boolean {
-  tx.beginRule(rule);
-  const target = rule.targets[0];
-  const entries = collect(tx, target);
-  const evaluate = rule.evaluate!;
-  const missBit = rule.missBit;
-  const missWord = missBit >> 5;
-  const missMask = 1 << (missBit & 31);
-  const runtime = tx.operatorRuntime(false);
-  let matched = false;
-  for (let e = 0; e < entries.length; e++) {
-    const entry = entries[e];
-    const cell = entry.leader;
-    if (missBit >= 0 && tx.misses.known(cell, missWord, missMask)) continue;
-    if (evaluate(cell.value, runtime)) {
-      matched = true;
-      tx.recordMatch(matchedName(target, entry), cell.value);
-    } else if (missBit >= 0) tx.misses.remember(cell, missWord, missMask);
-  }
-  return matched;
-}
-
-function evaluateChain(tx: Transaction, starter: Rule): boolean {
+/** Evaluates one chain starter with its chain, as the phase loop does (without skips); also for
+ *  load-time analyses (rules/init-fold.ts). */
+export function evaluateChain(tx: Transaction, starter: Rule): boolean {
   tx.beginRule(starter);
   let rule: Rule | undefined = starter;
   while (rule !== undefined) {
@@ -239,12 +218,6 @@ function evaluateChain(tx: Transaction, starter: Rule): boolean {
     rule = rule.chained ? rule.chainNext : undefined;
   }
   return true;
-}
-
-/** Evaluates one chain starter with its chain, as the phase loop does (without skips); for load-time
- *  analyses (rules/init-fold.ts). */
-export function evaluateStarter(tx: Transaction, starter: Rule): boolean {
-  return starter.skipGate ? skipGateMatches(tx, starter) : evaluateChain(tx, starter);
 }
 
 /** The disruptive action that applies when `starter` matched. */
@@ -258,24 +231,11 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
   let i = 0;
   while (i < rules.length) {
     const rule = rules[i];
-    // Every value the rule reads is known to miss it (miss-groups.ts): as if evaluated, no
-    // match; so for the whole run of its group's rules that follow it, when all of them are.
-    if (rule.missGroup >= 0) {
-      const known = tx.misses.groupWordOf(rule, tx, slotEntries);
-      if ((known & rule.missRunMask) === rule.missRunMask) {
-        i = rule.missRunEnd;
-        continue;
-      }
-      if ((known & (1 << (rule.missBit & 31))) !== 0) {
-        i++;
-        continue;
-      }
-    }
     if (tx.removesRules && tx.isRemoved(rule)) {
       i++;
       continue;
     }
-    const matched = rule.skipGate ? skipGateMatches(tx, rule) : evaluateChain(tx, rule);
+    const matched = evaluateChain(tx, rule);
     if (tx.interruption || tx.allowedPhase) return;
     if (matched && rule.skipAfterIndex >= 0) i = rule.skipAfterIndex;
     else if (matched && rule.skip > 0) i += 1 + rule.skip;

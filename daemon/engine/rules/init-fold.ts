@@ -30,7 +30,7 @@ import type { Rule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import type { TemplateVar } from '../collections/mutable-collection.js';
 import { Transaction } from '../transaction.js';
-import { evaluateStarter } from './evaluate.js';
+import { evaluateChain } from './evaluate.js';
 import { InMemoryCollectionStore } from '../collections/persistent-store.js';
 import { actions } from '../actions/index.js';
 import type { ActionReach } from '../actions/action.js';
@@ -123,7 +123,7 @@ export function foldInitRules(ruleSet: RuleSet, all: readonly Rule[]): { rules: 
   let template: TemplateVar[] = [];
   for (const rule of list) {
     if (isCandidate(rule)) {
-      const matched = evaluateStarter(scratch, rule);
+      const matched = evaluateChain(scratch, rule);
       if (scratch.interruption || scratch.allowedPhase || (matched && !matchIsFoldable(rule))) break;
       folded.add(rule);
       template = scratch.tx.exportVars();

@@ -43,13 +43,6 @@ export class Rule {
   stepId = -1;
   /** This rule's bit in a value's operator-miss bits, or -1 (rules/miss-bits.ts). */
   missBit = -1;
-  /** The rule's group of target slots, when it may be skipped as known to miss on every value it
-   *  reads (rules/miss-groups.ts), or -1. */
-  missGroup = -1;
-  /** In its phase's list: the index after the run of rules from this one that share its miss
-   *  group and its miss bit's word, and their bits (rules/miss-groups.ts, assignMissRuns). */
-  missRunEnd = -1;
-  missRunMask = 0;
   /** Byte classes of which a value needs one for the operator to match (rules/byte-gate.ts);
    *  both 0 = no gate. */
   gateLo = 0;
@@ -68,8 +61,6 @@ export class Rule {
   /** Index in this phase's list where evaluation resumes after skipAfter. */
   skipAfterIndex = -1;
   skip = 0;
-  /** A match only records MATCHED_VAR(S) and moves on (rules/skip-gates.ts). */
-  skipGate = false;
   /** Non-disruptive actions (setvar, ctl, expirevar, initcol, ...), in written order. */
   effects: Effect[] = [];
 

@@ -9,12 +9,6 @@ export const SPEED_LAYERS = {
   'miss-memo': 'WAFCTL_MISS_MEMO',
   /** CRS's constant phase-1 setup run once at load (init-fold.ts). */
   'init-fold': 'WAFCTL_INIT_FOLD',
-  /** Rules skipped whole when every value they read is known to miss (miss-groups.ts). */
-  'rule-skips': 'WAFCTL_RULE_SKIPS',
-  /** Consecutive skippable rules of one group tested at once (miss-groups.ts, assignMissRuns). */
-  'miss-runs': 'WAFCTL_MISS_RUNS',
-  /** Paranoia-level skip rules evaluated without match bookkeeping (skip-gates.ts). */
-  'skip-gates': 'WAFCTL_SKIP_GATES',
   /** `@rx` calls skipped on values without a byte every match needs (gate-assignment.ts). */
   'byte-gate': 'WAFCTL_BYTE_GATE',
 } as const;

@@ -13,8 +13,6 @@ import type { MissMemoLimits } from '../../../../daemon/engine/rules/miss-memo.j
 import { testOperator, testRegistries } from '../helpers/test-registries.js';
 import { request } from '../helpers/request.js';
 import { counting } from '../helpers/counting-operator.js';
-import { assignMissRuns } from '../../../../daemon/engine/rules/miss-groups.js';
-import type { Rule } from '../../../../daemon/engine/rules/rule.js';
 
 const ADMIT_AT_ONCE: MissMemoLimits = { ...DEFAULT_MISS_MEMO_LIMITS, sightings: 0 };
 
@@ -62,7 +60,7 @@ SecRule ARGS "!@counted ell" "id:2,phase:1,pass,log,capture,setvar:tx.captured=%
     expect(calls).toEqual(['world', 'hello', 'world']);
     expect(second).toEqual(first);
     expect(second.tx.get('hits')).toBe('1');
-    // Rule 1 alone reads only a known non-hit now: skipped whole (rules/miss-groups.ts).
+    // Rule 1 alone reads only a known non-hit now: no operator call.
     calls.length = 0;
     expect(run(waf, '/?a=hello').ids).toEqual([]);
     expect(calls).toEqual(['hello']);
@@ -151,13 +149,13 @@ SecRule ARGS "@contains ell" "id:2,phase:1,pass,log"` }], { registries: { ...tes
   });
 });
 
-describe('rules skipped whole when every value they read is known to miss (rules/miss-groups.ts)', () => {
+describe('rules over several slots whose values are known to miss', () => {
   const rules = `SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
 SecRule ARGS|REQUEST_COOKIES "!@counted zzz" "id:2,phase:1,pass,log,setvar:tx.negated=+1"
 SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
   const withCookie = (uri: string, cookie: string) => request(uri, { headers: [['Host', 'example.test'], ['Cookie', cookie]] });
 
-  it('are not evaluated once their values are known; a new value in any slot brings them back', () => {
+  it('call no operator once their values are known; a new value in any slot is evaluated alone', () => {
     const { calls, registries } = counting();
     const waf = load(rules, registries);
     const judge = (uri: string, cookie: string) => {
@@ -168,7 +166,7 @@ SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
     const first = judge('/?a=1&b=2', 's=abc');
     expect(first).toEqual({ ids: [2, 2, 2], negated: '3' });
     calls.length = 0;
-    // Rule 1: all three values known: skipped. Rule 2 (negated: the operator missing is its hit,
+    // Rule 1: all three values known: no call. Rule 2 (negated: the operator missing is its hit,
     // and only non-hits are remembered) calls the operator on every value. Rule 3 reads a count:
     // evaluated ("2").
     expect(judge('/?a=1&b=2', 's=abc')).toEqual(first);
@@ -179,15 +177,14 @@ SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
     expect(calls).toEqual(['new', '1', '2', 'new', '2']);
   });
 
-  it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own summaries', () => {
+  it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own verdicts', () => {
     const { registries } = counting();
     const waf = load(`SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
 SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries);
     const known = () => waf.newTransaction(withCookie('/?a=1', 's=abc'));
     const warm = known();
     warm.processRequest();
-    // A reads the same cookie and a matching argument; B only known values (its phases find
-    // every group known to miss and store that for their own stamps).
+    // A reads the same cookie and a matching argument; B only known values.
     const a = waf.newTransaction(withCookie('/?a=zzz', 's=abc'));
     a.processRequestHeaders();
     const b = known();
@@ -197,7 +194,7 @@ SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries
     expect(a.matches.map((m) => m.id)).toEqual([1, 2]);
   });
 
-  it('a run of rules over the same slots is skipped at once only when every rule of it is known to miss', () => {
+  it('rules over the same slots: each calls its operator only on values it has not missed', () => {
     const { calls, registries } = counting();
     const waf = load(`SecRule ARGS "@counted zzz" "id:11,phase:1,pass,log"
 SecRule ARGS "@counted hello" "id:12,phase:1,pass,log"
@@ -210,8 +207,8 @@ SecRule REQUEST_COOKIES|ARGS "@counted zzz" "id:14,phase:1,pass,log"`, registrie
     };
     expect(judge('/?a=hello')).toEqual([12]);
     calls.length = 0;
-    // 11 and 13 are known to miss "hello", 12 matched it (never remembered): the run 11-13 is not
-    // skipped whole; 11 and 13 are skipped one by one, 12 runs; 14 (other slots) is known too.
+    // 11 and 13 are known to miss "hello", 12 matched it (never remembered): only 12 calls its
+    // operator; 14 (other slots) is known too.
     expect(judge('/?a=hello')).toEqual([12]);
     expect(calls).toEqual(['hello']);
     judge('/?a=fine');
@@ -220,22 +217,7 @@ SecRule REQUEST_COOKIES|ARGS "@counted zzz" "id:14,phase:1,pass,log"`, registrie
     expect(calls).toEqual([]);
   });
 
-  it('runs (assignMissRuns) are consecutive rules of one group whose bits share a word', () => {
-    const rule = (missGroup: number, missBit: number) => ({ missGroup, missBit, missRunEnd: -1, missRunMask: 0 }) as unknown as Rule;
-    // Bits 30, 31 | 32 (the next word) | no group | group 1 | group 0 again.
-    const list = [rule(0, 30), rule(0, 31), rule(0, 32), rule(-1, -1), rule(1, 33), rule(0, 34)];
-    assignMissRuns(list);
-    expect(list.map((r) => [r.missRunEnd, r.missRunMask])).toEqual([
-      [2, (1 << 30) | (1 << 31)],
-      [2, 1 << 31],
-      [3, 1 << 0],
-      [4, 0],
-      [5, 1 << 1],
-      [6, 1 << 2],
-    ]);
-  });
-
-  it('are skipped when their slots are empty, and still match a new value that matches', () => {
+  it('with their slots empty they match nothing, and still match a new value that matches', () => {
     const { calls, registries } = counting();
     const waf = load(rules, registries);
     waf.newTransaction(withCookie('/', 's=abc')).processRequest();
