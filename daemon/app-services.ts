@@ -23,6 +23,7 @@ import type { EventStore } from './store/event-store.js';
 import type { EventLogger } from './store/events/event-logger.js';
 import { openJsonlEventStore, type JsonlEventStore } from './store/events/jsonl-event-store.js';
 import { openClusterEventStore } from './cluster/events/cluster-event-store.js';
+import { sharedSecret } from './cluster/shared-secret.js';
 import { vulndbAdminRoutes } from './admin/routes/vulndb.js';
 import { VulnDb } from './vulndb/vulndb.js';
 import type { ClusterEvents } from '../shared/schemas/admin.js';
@@ -147,7 +148,9 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
   // built with another edge factory (tests of the API alone) does not pay.
   // With --workers N > 1 the edge runs in N node:cluster workers (lifecycle/edge-workers.ts).
   const edgeFactory: EdgeFactory = async (edgeContext) => {
-    const secret = await challengeSecret(paths.challengeKey);
+    const secret = options.clusterPostgres
+      ? await clusterChallengeSecret(options.clusterPostgres, paths.challengeKey, logger)
+      : await challengeSecret(paths.challengeKey);
     if (options.workers > 1) {
       const { clusteredEdgeFactory } = await import('./lifecycle/edge-workers.js');
       const { BatchingEventSink } = await import('./proxy/events.js');
@@ -228,6 +231,26 @@ async function challengeSecret(file: string): Promise<Buffer> {
   const key = randomBytes(32);
   await replaceFile(file, key, 0o600);
   return key;
+}
+
+/**
+ * A cluster node's challenge key: the cluster's (daemon/cluster/shared-secret.ts), kept in the
+ * node's own file as the cache it starts from when PostgreSQL cannot be reached; then the node's
+ * own key serves, and a visitor cleared by another node may be asked to solve the challenge again.
+ */
+async function clusterChallengeSecret(url: string, file: string, logger: Logger): Promise<Buffer> {
+  const mine = await challengeSecret(file);
+  try {
+    const shared = await sharedSecret(url, 'challenge_key', mine);
+    if (!shared.equals(mine)) {
+      await replaceFile(file, shared, 0o600);
+      logger.info('JS challenge: this node now uses the cluster\'s key (from PostgreSQL)');
+    }
+    return shared;
+  } catch (error) {
+    logger.warn({ err: error }, 'JS challenge: the cluster\'s key could not be read from PostgreSQL; this node uses its own cached key, so a visitor cleared by another node may be challenged again');
+    return mine;
+  }
 }
 
 function eventLogger(logger: Logger): EventLogger {

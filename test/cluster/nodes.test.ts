@@ -1,8 +1,11 @@
 // Two real daemons as cluster nodes on one real PostgreSQL: a change made through node A's
 // management API is enforced by node B's edge, B keeps serving and refuses writes while it cannot
 // reach PostgreSQL, starts from its cache when PostgreSQL is down, and catches up with a killed
-// LISTEN connection. Every wait is for the change to show at B's edge, bounded by tries.
+// LISTEN connection, and a visitor cleared by A's JS challenge is let through by B (one challenge
+// key for the cluster). Every wait is for the change to show at B's edge, bounded by tries.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopAll } from '../e2e/daemon-harness.js';
@@ -106,7 +109,62 @@ describe.skipIf(!server.ok)('config shared by two daemons through PostgreSQL', (
       process.kill(listener!.pid, 'SIGCONT');
     }
   });
+  it('a visitor who solved the JS challenge on A is let through by B: the cluster has one challenge key', async () => {
+    const host = 'challenge.cluster.test';
+    const client = '203.0.113.30';
+    await addSite(a, host, originUrl);
+    const on = await a.d.wafctl('--site', host, 'protect', 'bot', 'on', '--challenge', 'js');
+    expect(on.code, on.stderr).toBe(0);
+    // Both edges have the setting (B through PostgreSQL) and challenge a browser without the cookie.
+    expect((await untilChallenged(b, host, client)).body, 'B shows the challenge page').toContain('var T = ');
+    // Solved on A (the page's work, done here), the pass cookie A sets opens B.
+    const first = await untilChallenged(a, host, client);
+    const token = /var T = "([^"]+)"/.exec(first.body)![1]!;
+    const bits = Number(/D = (\d+)/.exec(first.body)![1]);
+    let s = 0;
+    while (!leadingZeroBits(createHash('sha256').update(`${token}:${s}`).digest(), bits)) s++;
+    const answer = await browserGet(a, host, client, `/.well-known/wafctl/challenge?t=${encodeURIComponent(token)}&s=${s}&r=%2F`);
+    expect(answer.status).toBe(302);
+    const cookie = String(answer.headers['set-cookie']).split(';')[0]!;
+    const throughB = await browserGet(b, host, client, '/', cookie);
+    expect(throughB.status).toBe(200);
+    expect(throughB.body).toBe('origin ok');
+    expect(await readFile(join(b.d.box.dataDir, 'challenge.key'))).toEqual(await readFile(join(a.d.box.dataDir, 'challenge.key')));
+  });
 });
+
+/** A GET as a browser would send it (a browser's User-Agent: bot protection lets it reach the challenge). */
+function browserGet(node: ClusterNode, host: string, client: string, path: string, cookie?: string): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host, 'x-forwarded-for': client, 'user-agent': BROWSER_UA, accept: 'text/html' };
+    if (cookie !== undefined) headers.cookie = cookie;
+    const req = httpRequest({ host: '127.0.0.1', port: node.status.ports.edge, path, agent: false, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The edge's answer once it challenges this client (bounded by tries, not by a time). */
+async function untilChallenged(node: ClusterNode, host: string, client: string): ReturnType<typeof browserGet> {
+  let page = await browserGet(node, host, client, '/');
+  for (let tries = 0; tries < 3000 && !(page.status === 403 && page.body.includes('var T = ')); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    page = await browserGet(node, host, client, '/');
+  }
+  return page;
+}
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+function leadingZeroBits(hash: Buffer, bits: number): boolean {
+  for (let i = 0; i < bits; i++) if ((hash[i >> 3]! >> (7 - (i & 7))) & 1) return false;
+  return true;
+}
 
 describe.skipIf(!server.ok)('a node that cannot reach PostgreSQL', () => {
   const serverUrl = server.ok ? server.url : '';
@@ -152,6 +210,8 @@ describe.skipIf(!server.ok)('a node that cannot reach PostgreSQL', () => {
     const restarted = await startAgain(b);
     expect(await untilEdge(restarted, 'cache.cluster.test', '203.0.113.41', 200), 'served from the cache').toBe(true);
     expect(await untilEdge(restarted, 'cache.cluster.test', '203.0.113.40', 403), 'with its blacklist').toBe(true);
+    // And the cluster's challenge key, kept in its own file, not a key of its own.
+    expect(await readFile(join(b.d.box.dataDir, 'challenge.key'))).toEqual(await readFile(join(a.d.box.dataDir, 'challenge.key')));
 
     // Changed on A while B is cut off: B learns it once PostgreSQL answers again.
     expect((await api(a, 'DELETE', '/ip-rules', key, { ip: '203.0.113.40', type: 'blacklist' })).status).toBe(200);
