@@ -11,7 +11,7 @@ import { freshDatabase, testPostgres } from './postgres.js';
 import { testRedis, until } from './redis.js';
 
 const postgres = await testPostgres();
-const redis = postgres.ok ? await testRedis() : postgres;
+const redis = postgres.ok ? await testRedis('cluster-status') : postgres;
 const skip = !postgres.ok ? postgres.skip : !redis.ok ? redis.skip : null;
 if (skip) console.warn(skip);
 

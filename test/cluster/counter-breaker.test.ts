@@ -10,7 +10,7 @@ import type { CounterHit } from '../../daemon/store/counter-store.js';
 import { outageProxy, type OutageProxy } from './outage-proxy.js';
 import { privateRedis, testRedis, until } from './redis.js';
 
-const server = await testRedis();
+const server = await testRedis('counter-breaker');
 if (!server.ok) console.warn(server.skip);
 
 const opened: ClusterCounters[] = [];

@@ -9,7 +9,7 @@ import { connectRedis } from '../../daemon/store/redis/redis-connection.js';
 import { RedisCounterStore } from '../../daemon/store/redis/redis-counter-store.js';
 import { testRedis } from './redis.js';
 
-const server = await testRedis();
+const server = await testRedis('redis-counter-store');
 if (!server.ok) console.warn(server.skip);
 
 const clients: Redis[] = [];

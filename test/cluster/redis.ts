@@ -2,7 +2,9 @@
 // under CI=true its absence is a failure, not a skip. Elsewhere, without the variable, a throwaway
 // server is started from Debian's redis-server (scripts/test-services/redis.sh) and stopped after
 // the file; without the binary the tests skip and say why. A test that stops Redis (SIGSTOP)
-// gets a server of its own (privateRedis), never the shared one.
+// gets a server of its own (privateRedis), never the shared one. Each file that counts on the
+// shared server gets a database of its own (REDIS_DATABASES), so files that run at the same time
+// never count into each other's keys, whatever sites and addresses they use.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -22,11 +24,28 @@ export type OwnRedis =
   | { ok: true; url: string; pid: number; stop(): Promise<void> }
   | { ok: false; skip: string };
 
-export async function testRedis(): Promise<TestRedis> {
+/** The database of each test file on the shared Redis (0 is left to benchmarks and hand runs). */
+export const REDIS_DATABASES = {
+  counters: 1,
+  'counter-breaker': 2,
+  'redis-counter-store': 3,
+  'cluster-status': 4,
+} as const;
+
+export async function testRedis(database: keyof typeof REDIS_DATABASES | 0 = 0): Promise<TestRedis> {
+  const db = database === 0 ? 0 : REDIS_DATABASES[database];
   const given = process.env.WAFCTL_TEST_REDIS;
-  if (given) return { ok: true, url: given, stop: async () => undefined };
+  if (given) return { ok: true, url: inDatabase(given, db), stop: async () => undefined };
   if (process.env.CI === 'true') throw new Error('WAFCTL_TEST_REDIS is not set under CI=true: .ci/run starts Redis and exports it');
-  return privateRedis();
+  const own = await privateRedis();
+  return own.ok ? { ok: true, url: inDatabase(own.url, db), stop: own.stop } : own;
+}
+
+/** The URL with its database number set (redis://host:port/db). */
+function inDatabase(url: string, db: number): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
 }
 
 /** A Redis of the test's own (it may be stopped with SIGSTOP): needs redis-server. */

@@ -1,69 +1,9 @@
-// /waf-logs search against a brute-force scan of the same events, on random data.
-import ipaddr from 'ipaddr.js';
+// /waf-logs search against a brute-force scan of the same events, on random data (search-model.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openJsonlEventStore } from '../../../../daemon/store/events/jsonl-event-store.js';
-import type { NewWafEvent } from '../../../../shared/schemas/events.js';
-import { memoryLogger, NOW, tempDir, wafEvent } from './helpers.js';
-
-const IPS = ['10.0.0.1', '10.0.0.2', '10.0.1.9', '10.1.0.1', '192.168.7.7', '2001:db8::1', '2001:DB8::2', '2001:db8:1::5', '2a00:1450::1', '::ffff:10.0.0.1'];
-const RULES = ['942100', '942200', '200001', 'Rule-X', 'rule-x'];
-const GROUPS = ['crs', 'cms', 'Custom', 'CUSTOM'];
-const URI_PARTS = ['/wp-login.php', '/xmlrpc.php', '?a=1', '&B=Select', '/etc/PASSWD', '/%2e%2e/', '/Ünïcode', '/wp-json/wp/v2'];
-
-const canonical = (ip: string) => ipaddr.process(ip).toString();
-
-type Query = { kind: 'none' } | { kind: 'ip' | 'cidr' | 'rule' | 'group' | 'uri'; term: string };
-
-function matches(e: NewWafEvent, q: Query): boolean {
-  switch (q.kind) {
-    case 'none':
-      return true;
-    case 'ip':
-      return canonical(e.client_ip) === canonical(q.term);
-    case 'cidr': {
-      const [net, len] = ipaddr.parseCIDR(q.term);
-      const ip = ipaddr.process(e.client_ip);
-      return ip.kind() === net.kind() && ip.match([net, len] as never);
-    }
-    case 'rule':
-      return e.rule_id.toLowerCase() === q.term.toLowerCase();
-    case 'group':
-      return e.group.toLowerCase() === q.term.toLowerCase();
-    case 'uri':
-      return e.uri.toLowerCase().includes(q.term.toLowerCase());
-  }
-}
-
-const eventArb = fc.record({
-  site_id: fc.constantFrom(1, 2),
-  client_ip: fc.constantFrom(...IPS),
-  rule_id: fc.constantFrom(...RULES),
-  group: fc.constantFrom(...GROUPS),
-  uri: fc.array(fc.constantFrom(...URI_PARTS), { minLength: 1, maxLength: 3 }).map((p) => p.join('')),
-  minutesAgo: fc.integer({ min: 0, max: 3 * 24 * 60 }),
-});
-
-const queryArb: fc.Arbitrary<Query> = fc.oneof(
-  fc.constant({ kind: 'none' as const }),
-  fc.constantFrom(...IPS, '10.0.0.01'.replace('01', '1'), '2001:0db8:0:0:0:0:0:1').map((term) => ({ kind: 'ip' as const, term })),
-  fc.tuple(fc.constantFrom(...IPS), fc.integer({ min: 0, max: 128 })).map(([ip, len]) => {
-    const a = ipaddr.process(ip);
-    const bits = a.kind() === 'ipv4' ? len % 33 : len;
-    const net = ipaddr.IPv4.isValid(a.toString()) && a.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${a}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${a}/${bits}`);
-    return { kind: 'cidr' as const, term: `${net.toString()}/${bits}` };
-  }),
-  fc.constantFrom(...RULES, 'rule-x', '999999').map((term) => ({ kind: 'rule' as const, term })),
-  fc.constantFrom(...GROUPS, 'CRS', 'none').map((term) => ({ kind: 'group' as const, term })),
-  fc.tuple(fc.constantFrom(...URI_PARTS), fc.nat(), fc.nat(), fc.boolean()).map(([part, a, b, upper]) => {
-    const i = a % part.length;
-    const j = i + 1 + (b % (part.length - i));
-    const t = part.slice(i, j);
-    return { kind: 'uri' as const, term: upper ? t.toUpperCase() : t };
-  }),
-);
-
-const searchText = (q: Query): string | undefined => (q.kind === 'none' ? undefined : `${q.kind === 'cidr' ? 'ip' : q.kind}:${q.term}`);
+import { memoryLogger, NOW, tempDir } from './helpers.js';
+import { eventArb, eventsOf, matches, queryArb, searchText } from './search-model.js';
 
 describe('search matches a brute-force scan', () => {
   it('totals, pages and order, with and without a snapshot cursor, before and after reopen', async () => {
@@ -77,7 +17,7 @@ describe('search matches a brute-force scan', () => {
           const dir = tempDir('wafctl-search-');
           const opts = { dir, clock: () => NOW, logger: memoryLogger(), retentionEveryMs: 0, snapshotEveryMs: 0 };
           let store = await openJsonlEventStore(opts);
-          const events = raw.map((r) => wafEvent({ site_id: r.site_id, client_ip: r.client_ip, rule_id: r.rule_id, group: r.group, uri: r.uri, timestamp_ms: NOW - r.minutesAgo * 60_000 }));
+          const events = eventsOf(raw);
           // Appended in a few concurrent calls: ids follow call order.
           const size = Math.ceil(events.length / chunks) || 1;
           const parts = Array.from({ length: chunks }, (_, i) => events.slice(i * size, (i + 1) * size));
@@ -91,7 +31,7 @@ describe('search matches a brute-force scan', () => {
               store = await openJsonlEventStore(opts);
             }
             if (pass === 2) {
-              const more = rawAfterReopen.map((r) => wafEvent({ site_id: r.site_id, client_ip: r.client_ip, rule_id: r.rule_id, group: r.group, uri: r.uri, timestamp_ms: NOW - r.minutesAgo * 60_000 }));
+              const more = eventsOf(rawAfterReopen);
               const moreIds = await store.appendWafEvents(more);
               more.forEach((e, i) => stored.push({ ...e, id: moreIds[i] }));
             }
