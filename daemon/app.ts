@@ -21,6 +21,7 @@ import { VERSION } from './lifecycle/version.js';
 import { OPTION_ROWS, RESTART_ONLY, type DaemonOptions } from './options/option-table.js';
 import { resolveDaemonOptions, type Flags } from './options/resolve-options.js';
 import { openPostgresConfigStore, type ClusterConfigStore } from './cluster/postgres-config-store.js';
+import { clusterCaSharing } from './cluster/shared-ca.js';
 import { ConfigFileError, openConfigStore, type ChangeListener, type ConfigStore } from './store/config/config-store.js';
 import { liveSites } from './store/config/sites.js';
 import { ensureApiTls, TlsSetupError, type ApiTls } from './tls/api-tls.js';
@@ -79,7 +80,8 @@ export async function buildApp(build: BuildOptions): Promise<DaemonApp> {
     // Cluster mode keeps the config in PostgreSQL, with config.json as this node's cache of it.
     if (options.clusterPostgres) store = clusterConfig = await openPostgresConfigStore({ url: options.clusterPostgres, cacheFile: paths.config, logger, now });
     else store = await openConfigStore(paths.config, { now });
-    const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined });
+    const shareCa = options.clusterPostgres ? clusterCaSharing(options.clusterPostgres, logger) : undefined;
+    const tls = await ensureApiTls(paths, { certFile: options.tlsCert ?? undefined, keyFile: options.tlsKey ?? undefined }, undefined, shareCa);
     if (tls.generated) logger.info({ dir: paths.tlsDir }, 'generated the local CA and API certificate');
     // The CRS the edge runs is decided once here and everything downstream (edge, workers, rules
     // routes, status) reads it from the options: the selected installed release, else --crs-dir.

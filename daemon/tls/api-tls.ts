@@ -30,7 +30,10 @@ export class TlsSetupError extends Error {
 
 const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 
-export async function ensureApiTls(paths: DataPaths, operator: { certFile?: string; keyFile?: string }, now = new Date()): Promise<ApiTls> {
+/** Gives the CA this node should use, from its own (cluster mode: the cluster's, daemon/cluster/shared-ca.ts). */
+export type CaSharing = (mine: PemPair) => Promise<PemPair>;
+
+export async function ensureApiTls(paths: DataPaths, operator: { certFile?: string; keyFile?: string }, now = new Date(), shareCa?: CaSharing): Promise<ApiTls> {
   if (operator.certFile || operator.keyFile) return loadOperatorPair(operator.certFile, operator.keyFile);
   await mkdir(paths.tlsDir, { recursive: true, mode: 0o700 });
   await refuseUntrustedDir(paths.tlsDir);
@@ -41,6 +44,14 @@ export async function ensureApiTls(paths: DataPaths, operator: { certFile?: stri
     ca = createLocalCa(hostname(), now);
     await writePair(paths.caCert, paths.caKey, ca);
     generated = true;
+  }
+  if (shareCa !== undefined) {
+    const shared = await shareCa(ca);
+    if (shared.certPem !== ca.certPem || shared.keyPem !== ca.keyPem) {
+      // The server certificate signed by the old CA no longer verifies (isUsable): made anew below.
+      ca = shared;
+      await writePair(paths.caCert, paths.caKey, ca);
+    }
   }
   let server = generated ? null : await readPair(paths.serverCert, paths.serverKey);
   if (server && !isUsable(server, ca, now)) server = null;

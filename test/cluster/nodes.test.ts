@@ -2,10 +2,11 @@
 // management API is enforced by node B's edge, B keeps serving and refuses writes while it cannot
 // reach PostgreSQL, starts from its cache when PostgreSQL is down, and catches up with a killed
 // LISTEN connection, and a visitor cleared by A's JS challenge is let through by B (one challenge
-// key for the cluster). Every wait is for the change to show at B's edge, bounded by tries.
+// key for the cluster) and a client pinning A's CA reaches B's API. Every wait is for the change to show at B's edge, bounded by tries.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopAll } from '../e2e/daemon-harness.js';
@@ -109,6 +110,14 @@ describe.skipIf(!server.ok)('config shared by two daemons through PostgreSQL', (
       process.kill(listener!.pid, 'SIGCONT');
     }
   });
+  it("a client that pins A's CA reaches B's API: the cluster has one CA, and each node its own server certificate", async () => {
+    const key = await addSite(a, 'ca.cluster.test', originUrl);
+    const pinnedToA = new Agent({ ca: await readFile(a.status.ca_file, 'utf8'), keepAlive: false });
+    expect((await api({ ...b, agent: pinnedToA }, 'GET', '/ip-rules', key)).status).toBe(200);
+    const serverCert = (node: ClusterNode) => readFile(join(node.d.box.dataDir, 'tls', 'server.crt'), 'utf8');
+    expect(await serverCert(b)).not.toBe(await serverCert(a));
+  });
+
   it('a visitor who solved the JS challenge on A is let through by B: the cluster has one challenge key', async () => {
     const host = 'challenge.cluster.test';
     const client = '203.0.113.30';

@@ -86,6 +86,38 @@ describe('generated API TLS', () => {
   });
 });
 
+describe("a cluster's CA (shareCa)", () => {
+  it("adopts the CA it is given: writes it over its own and issues itself a server certificate under it", async () => {
+    const paths = dataPaths(dir);
+    const own = await ensureApiTls(paths, {});
+    const ownCa = await readFile(own.caFile!, 'utf8');
+    const cluster = createLocalCa('cluster');
+    const seen: string[] = [];
+    const adopted = await ensureApiTls(paths, {}, undefined, async (mine) => {
+      seen.push(mine.certPem);
+      return cluster;
+    });
+    expect(seen, 'offers its own CA to the cluster').toEqual([ownCa]);
+    expect(await readFile(paths.caCert, 'utf8')).toBe(cluster.certPem);
+    expect(await readFile(paths.caKey, 'utf8')).toBe(cluster.keyPem);
+    expect((await stat(paths.caKey)).mode & 0o777).toBe(0o600);
+    expect(adopted.cert).not.toBe(own.cert);
+    expect(new X509Certificate(adopted.cert).checkIssued(new X509Certificate(cluster.certPem))).toBe(true);
+    // The next start with the same cluster CA changes nothing.
+    const again = await ensureApiTls(paths, {}, undefined, async () => cluster);
+    expect(again.cert).toBe(adopted.cert);
+    expect(again.generated).toBe(false);
+  });
+
+  it('keeps its own CA and certificate when the cluster gives back the same CA', async () => {
+    const paths = dataPaths(dir);
+    const own = await ensureApiTls(paths, {});
+    const kept = await ensureApiTls(paths, {}, undefined, async (mine) => mine);
+    expect(kept.cert).toBe(own.cert);
+    expect(kept.generated).toBe(false);
+  });
+});
+
 describe('operator TLS files', () => {
   it('loads a matching pair and reports no CA file', async () => {
     const certPem = await writeOperatorPair();
