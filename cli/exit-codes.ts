@@ -17,6 +17,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 // connection failures. feature_unavailable and limit_exceeded are 403 too but are ordinary errors.
 const UNREACHABLE_OR_AUTH_CODES = new Set([
   'daemon_unreachable',
+  'cluster_unreachable',
   'api_unreachable',
   'tls_error',
   'not_logged_in',

@@ -82,6 +82,14 @@ export async function readDaemonFile(path: string): Promise<Record<string, unkno
   return doc as Record<string, unknown>;
 }
 
+/** One setting's value checked and converted as the daemon would at start (for commands that
+ *  write daemon.json, such as `wafctl cluster join`); throws OptionsError naming `where`. */
+export function checkSetting<K extends OptionRow['key']>(key: K, value: string, where: string, base: string): DaemonOptions[K] {
+  const row = OPTION_ROWS.find((r) => r.key === key);
+  if (row === undefined) throw new OptionsError(`unknown setting ${key}`);
+  return convert(row, value, where, base) as DaemonOptions[K];
+}
+
 function convert(row: OptionRow, value: Raw, where: string, base: string): DaemonOptions[OptionRow['key']] {
   const problem = (what: string) => new OptionsError(`${where}: ${what}, got ${JSON.stringify(value)}`);
   const kind: OptionKind = row.kind;

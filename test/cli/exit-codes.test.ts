@@ -18,7 +18,7 @@ class WafctlError extends Error {
 describe('exit codes', () => {
   it('maps usage to 2, daemon/auth failures to 4, everything else to 1', () => {
     expect(exitCodeForErrorCode('usage_error')).toBe(ExitCode.usage);
-    for (const code of ['daemon_unreachable', 'api_unreachable', 'tls_error', 'invalid_api_key', 'missing_api_key', 'site_deleted', 'not_logged_in']) {
+    for (const code of ['daemon_unreachable', 'cluster_unreachable', 'api_unreachable', 'tls_error', 'invalid_api_key', 'missing_api_key', 'site_deleted', 'not_logged_in']) {
       expect(exitCodeForErrorCode(code), code).toBe(4);
     }
     for (const code of ['validation_error', 'duplicate', 'not_found', 'limit_exceeded', 'feature_unavailable', 'internal_error']) {

@@ -30,6 +30,7 @@ export const REDIS_DATABASES = {
   'counter-breaker': 2,
   'redis-counter-store': 3,
   'cluster-status': 4,
+  'cluster-join': 5,
 } as const;
 
 export async function testRedis(database: keyof typeof REDIS_DATABASES | 0 = 0): Promise<TestRedis> {
