@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ConfigSchema, type Config } from '../../shared/schemas/config.js';
 import { describeIssues } from '../../shared/schemas/issues.js';
 import { migrateConfig, MIGRATIONS } from '../store/config/migrations.js';
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 
 // The cluster's config in PostgreSQL: one row of one table, the whole Config document and its
 // version. Every write takes the row lock, so writes from all nodes are serialised as a single
@@ -9,9 +10,6 @@ import { migrateConfig, MIGRATIONS } from '../store/config/migrations.js';
 // what it has.
 
 export const CONFIG_CHANNEL = 'wafctl_config';
-
-/** Any constant both sides agree on: the advisory lock that keeps two first starts from racing. */
-const SCHEMA_LOCK = 0x77616663; // "wafc"
 
 export interface StoredConfig {
   version: number;
@@ -27,7 +25,7 @@ export async function ensureConfigRow(pool: Pool, seed: () => Config): Promise<{
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.configSchema]);
     await client.query(`CREATE TABLE IF NOT EXISTS wafctl_config (
       id smallint PRIMARY KEY CHECK (id = 1),
       version bigint NOT NULL,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { describePostgres } from './postgres-target.js';
 
 // Secrets every node of a cluster must hold the same (shared/design/scale-out.md, section 5.1).
@@ -7,8 +8,6 @@ import { describePostgres } from './postgres-target.js';
 // cookie. The first node to start stores its own key (so a single node that joins a new cluster
 // keeps its visitors' cookies valid); every other node adopts that one.
 
-/** Any constant both sides agree on: keeps two first starts from racing to create the table. */
-const SECRETS_LOCK = 0x77616673; // "wafs"
 
 /** The smallest secret accepted from PostgreSQL (the node's own are 32 random bytes). */
 const MIN_SECRET_BYTES = 32;
@@ -20,7 +19,7 @@ export async function sharedSecret(url: string, name: string, mine: Buffer): Pro
   await client.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SECRETS_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.secrets]);
     await client.query(`CREATE TABLE IF NOT EXISTS wafctl_secrets (
       name text PRIMARY KEY,
       value bytea NOT NULL,

@@ -4,10 +4,8 @@
 // (shared/design/scale-out.md, section 4). Keys are filled in by the shipper exactly as the JSONL
 // index derives them (waf-event-row.ts), so a search means the same thing in both stores.
 import type { Pool } from 'pg';
+import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import { checkout } from './checkout.js';
-
-/** Any constant every node agrees on: the lock held while the schema is created or partitions change. */
-export const EVENTS_SCHEMA_LOCK = 0x77616665; // "wafe"
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS wafctl_nodes (
@@ -62,7 +60,7 @@ export async function ensureEventsSchema(pool: Pool): Promise<SchemaReport> {
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_SCHEMA_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.eventsSchema]);
     await client.query(TABLES);
     await client.query('SAVEPOINT trigram');
     let trigram = true;

@@ -6,11 +6,10 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { MS_PER_DAY } from '../../store/events/segment-names.js';
+import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import { isUnreachable } from '../unreachable.js';
 import { checkout } from './checkout.js';
 import { createWeeks, dropExpiredWeeks, visibleFromMs, weekOfMs } from './week-partitions.js';
-
-const JOB_LOCK = 0x77616670; // "wafp"
 
 export interface PartitionJobReport {
   ran: boolean;
@@ -22,7 +21,7 @@ export async function runPartitionJob(pool: Pool, now: number, retentionDays: nu
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS got', [JOB_LOCK]);
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS got', [ADVISORY_LOCKS.partitionJob]);
     if (!rows[0]!.got) {
       await client.query('COMMIT');
       return { ran: false, dropped: [] };

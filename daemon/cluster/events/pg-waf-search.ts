@@ -13,7 +13,7 @@ import { REQUEST_ID_RE } from '../../store/events/request-lookup.js';
 import { checkQuery, classifySearch, NOT_LITERAL_IN_URI, type KnownKeys, type SearchFilter } from '../../store/events/waf-search.js';
 import { isUnreachable } from '../unreachable.js';
 import { checkout } from './checkout.js';
-import { SNAPSHOT_LOCK } from './ship-batch.js';
+import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import { uriOnOneLine, withoutNul } from './waf-event-row.js';
 
 /** WHERE conditions after site, visibility and snapshot ($1-$3), and their values from $4 on. */
@@ -55,7 +55,7 @@ export async function searchWafLogsPg(pool: Pool, q: WafLogQuery, visibleFrom: n
 async function snapshotId(client: PoolClient): Promise<number> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SNAPSHOT_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.eventsSnapshot]);
     const { rows } = await client.query<{ v: string }>('SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS v FROM waf_events_id_seq');
     await client.query('COMMIT');
     return Number(rows[0]!.v);

@@ -1,16 +1,17 @@
 // One shipped batch: the events and the node's cursor in one transaction, so a crash anywhere
 // ships each event exactly once (a batch that committed is never sent again; one that did not
 // is sent again whole, and ON CONFLICT drops any row PostgreSQL already has). Every shipping
-// transaction holds the shared side of SNAPSHOT_LOCK while its ids are uncommitted; a search
-// that fixes `as_of_id` takes the exclusive side for an instant (pg-waf-search.ts), so every id
-// at or below the snapshot is already committed and later pages never gain rows.
+// transaction holds the shared side of the events snapshot lock (advisory-locks.ts) while its ids
+// are uncommitted; a search that fixes `as_of_id` takes the exclusive side for an instant
+// (pg-waf-search.ts), so every id at or below the snapshot is already committed and later pages
+// never gain rows.
 import type { Pool } from 'pg';
+import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import type { StoredWafEvent } from '../../../shared/schemas/events.js';
 import { checkout } from './checkout.js';
 import { wafEventRow } from './waf-event-row.js';
 import { createWeeks, weekOfMs } from './week-partitions.js';
 
-export const SNAPSHOT_LOCK = 0x77616673; // "wafs"
 
 const INSERT = `
 INSERT INTO waf_events (ts, site_id, node_id, local_id, client_ip, rule_key, grp_key, uri_key, uri_decoded, request_id, doc)
@@ -47,7 +48,7 @@ export async function shipBatch(pool: Pool, nodeId: number, events: readonly Sto
       for (const w of missing) known.weeks.add(w);
     }
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock_shared($1)', [SNAPSHOT_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock_shared($1)', [ADVISORY_LOCKS.eventsSnapshot]);
     const inserted = rows.length === 0 ? 0 : (await client.query(INSERT, [
       nodeId,
       rows.map((r) => r.ts), rows.map((r) => r.site_id), rows.map((r) => r.local_id), rows.map((r) => r.client_ip),

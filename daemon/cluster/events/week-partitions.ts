@@ -5,7 +5,7 @@
 // the last `retentionDays` full UTC days plus today.
 import type { PoolClient } from 'pg';
 import { dayName, MS_PER_DAY } from '../../store/events/segment-names.js';
-import { EVENTS_SCHEMA_LOCK } from './events-schema.js';
+import { ADVISORY_LOCKS } from '../advisory-locks.js';
 
 /** The Monday (a day number since the epoch) of `day`'s week; day 0, 1970-01-01, was a Thursday. */
 export const weekOfDay = (day: number): number => day - ((((day + 3) % 7) + 7) % 7);
@@ -24,7 +24,7 @@ export function visibleFromMs(now: number, retentionDays: number): number {
  * under the schema lock (two nodes creating the same partition at once would fail on the catalog).
  */
 export async function createWeeks(client: PoolClient, weeks: Iterable<number>): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_SCHEMA_LOCK]);
+  await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.eventsSchema]);
   for (const week of new Set(weeks)) {
     const from = new Date(week * MS_PER_DAY).toISOString();
     const to = new Date((week + 7) * MS_PER_DAY).toISOString();
@@ -34,7 +34,7 @@ export async function createWeeks(client: PoolClient, weeks: Iterable<number>): 
 
 /** Drops the week partitions whose last day is before the cut-off; returns their names. */
 export async function dropExpiredWeeks(client: PoolClient, visibleFrom: number): Promise<string[]> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_SCHEMA_LOCK]);
+  await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.eventsSchema]);
   const { rows } = await client.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
      WHERE i.inhparent = 'waf_events'::regclass`,
