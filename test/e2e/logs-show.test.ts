@@ -38,15 +38,22 @@ function send(host: string, path: string, opts: { body?: string; cookie?: string
   });
 }
 
-/** `logs show` once the edge's batch has reached the store (it writes every 200 ms). */
-async function shown(host: string, id: string): Promise<WafRequestDetail> {
+/**
+ * `logs show` once the edge's batches have reached the store (it writes every 200 ms): the WAF
+ * events first, and, when `complete` asks for more, the rest (the access entry, which carries the
+ * status, comes in a batch of its own and may land later).
+ */
+async function shown(host: string, id: string, complete: (detail: WafRequestDetail) => boolean = () => true): Promise<WafRequestDetail> {
   for (let tries = 0; ; tries++) {
     const r = await d.wafctl('--site', host, '--json', 'logs', 'show', id);
-    if (r.code === 0) return JSON.parse(r.stdout) as WafRequestDetail;
-    if (tries > 100 || !r.stderr.includes('not_found')) throw new Error(`logs show ${id}: exit ${r.code}: ${r.stderr}`);
+    if (r.code === 0 && complete(JSON.parse(r.stdout) as WafRequestDetail)) return JSON.parse(r.stdout) as WafRequestDetail;
+    if (tries > 100 || (r.code !== 0 && !r.stderr.includes('not_found'))) throw new Error(`logs show ${id}: exit ${r.code}: ${r.stderr || 'incomplete'}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** The blocked request's whole story: its events and its status. */
+const withStatus = (detail: WafRequestDetail) => detail.status !== null;
 
 describe('wafctl logs show', () => {
   let blocked: Sent;
@@ -57,7 +64,7 @@ describe('wafctl logs show', () => {
       body: 'your-message=hello&pwd=%3Cscript%3Ealert(%22hunter2-secret%22)%3C%2Fscript%3E',
       cookie: 'wp_session=<script>alert("cookie-secret-value")</script>',
     });
-    detail = await shown('shop.example.test', blocked.requestId);
+    detail = await shown('shop.example.test', blocked.requestId, withStatus);
   }, 60_000);
 
   it('explains a block found by the request id on the block page', () => {
@@ -99,7 +106,7 @@ describe('wafctl logs show', () => {
     expect(text.stdout).toContain(`request id     ${blocked.requestId}`);
     expect(text.stdout).toContain('matched ARGS:pwd = ');
     expect(text.stdout).not.toContain('hunter2-secret');
-    const byEvent = await shown('shop.example.test', String(detail.rules[0].id));
+    const byEvent = await shown('shop.example.test', String(detail.rules[0].id), withStatus);
     expect(byEvent).toEqual(detail);
   });
 
