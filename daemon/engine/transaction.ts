@@ -133,7 +133,7 @@ export class Transaction implements ActionContext {
     };
     this.slotEntries = new Array(host.ruleSet.targetSlots);
     this.slotDistinct = new Array(host.ruleSet.targetSlots);
-    this.misses = new TransactionMisses(host.ruleSet.missMemo);
+    this.misses = new TransactionMisses(host.ruleSet.missMemo, host.ruleSet.missSummaries, this.slotEntries, host.ruleSet.missGroups);
     this.exclusionSources = new Array(host.ruleSet.exclusionGroups);
     this.exclusionResults = new Array(host.ruleSet.exclusionGroups);
     const tx = this.tx;
@@ -165,6 +165,7 @@ export class Transaction implements ActionContext {
       // Request, body and response data only change between phases.
       this.slotEntries.fill(undefined);
       this.slotDistinct.fill(undefined);
+      this.misses.newPhase();
       this.slotPhase = phase;
     }
     this.phase = phase;

@@ -1,4 +1,5 @@
-// The operator-miss memo (daemon/engine/rules/miss-memo.ts) against the whole CRS 3.3.4 regression corpus: every request
+// The operator-miss memo (daemon/engine/rules/miss-memo.ts) and the rule groups it lets the phase
+// loop skip (rules/miss-groups.ts) against the whole CRS 3.3.4 regression corpus: every request
 // through the CI rule set (paranoia 4) with the memo off, then three times through one rule set
 // with it on (values are admitted on their second sighting, rules/sightings.ts: the second pass
 // admits and learns them, the third finds every benign value remembered), and in reverse order

@@ -1,6 +1,7 @@
 // Every speed layer of the rule compiler (daemon/engine/rules/speed-layers.ts) is exact: switched
 // off, no request can tell. Against the whole CRS 3.3.4 regression corpus, sent twice in a row
-// through one rule set (the second time the miss memo answers for values seen before), every request must end with the same interruption, the same logged matches
+// through one rule set (the second time the miss memo, and the rule skips built on it, answer for
+// values seen before), every request must end with the same interruption, the same logged matches
 // (variables and data), the same highest severity and the same TX, variable by variable and in
 // order, with the layer on and with it off; for the CI rule set (paranoia 4) and for the daemon's
 // own (WordPress exclusions, cms group) at paranoia 1.
@@ -35,6 +36,7 @@ function carries(waf: Waf, layer: SpeedLayer): boolean {
   switch (layer) {
     case 'miss-memo': return rs.missMemo.limits.limit > 0;
     case 'init-fold': return rs.initFold !== undefined;
+    case 'rule-skips': return rs.missGroups.length > 0;
     case 'byte-gate': return rules.some((rule) => rule.gateLo !== 0 || rule.gateHi !== 0);
   }
 }

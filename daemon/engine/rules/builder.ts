@@ -16,6 +16,8 @@ import { finishTargets } from './target-slots.js';
 import { sharePhraseScans } from './shared-phrase-scans.js';
 import { assignMissBits } from './miss-bits.js';
 import { newMissMemo, type MissMemoLimits } from './miss-memo.js';
+import { assignMissGroups } from './miss-groups.js';
+import { MissSummaries } from './miss-summaries.js';
 import { assignByteGates } from './gate-assignment.js';
 import { foldInitRules } from './init-fold.js';
 import { SecLangError, type SourceLocation } from '../seclang/errors.js';
@@ -148,6 +150,7 @@ export class RuleSetBuilder {
     const { exclusionGroups, targetSlots } = finishTargets(this.rules);
     const missWords = assignMissBits(this.rules);
     assignByteGates(this.rules);
+    const missGroups = assignMissGroups(this.rules);
     for (const rule of this.rules) {
       rule.evaluate = rule.operator?.evaluate;
       rule.negated = rule.operator?.negated ?? false;
@@ -165,7 +168,7 @@ export class RuleSetBuilder {
       if (rule.disruptive?.kind === 'block') rule.blockAs = this.defaults.get(rule.phase)?.disruptive ?? { kind: 'pass' };
       if (rule.log === undefined) rule.log = true;
     }
-    const ruleSet: RuleSet = { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missMemo: newMissMemo(missWords, missMemoLimits) };
+    const ruleSet: RuleSet = { phases, settings: { ...this.settings }, byId, transformSteps: this.trie.size, byteClasses: this.trie.byteClasses, exclusionGroups, targetSlots, missWords, missGroups, missSummaries: new MissSummaries(missWords, targetSlots, missGroups.length), missMemo: newMissMemo(missWords, missMemoLimits) };
     // Before the skip indexes, which are positions in the lists.
     const folding = foldInitRules(ruleSet, this.rules);
     if (folding !== undefined) {

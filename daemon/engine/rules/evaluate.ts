@@ -231,6 +231,11 @@ export function evaluatePhase(tx: Transaction, rules: readonly Rule[]): void {
   let i = 0;
   while (i < rules.length) {
     const rule = rules[i];
+    // Every value the rule reads is known to miss it (miss-groups.ts): as if evaluated, no match.
+    if (rule.missGroup >= 0 && (tx.misses.groupWordOf(rule, tx, slotEntries) & (1 << (rule.missBit & 31))) !== 0) {
+      i++;
+      continue;
+    }
     if (tx.removesRules && tx.isRemoved(rule)) {
       i++;
       continue;

@@ -4,6 +4,8 @@ import type { Rule } from './rule.js';
 import type { EngineMode } from '../actions/context.js';
 import type { MissMemo } from './miss-memo.js';
 import type { InitFold } from './init-fold.js';
+import type { MissSummaries } from './miss-summaries.js';
+import type { CompiledTarget } from '../variables/targets.js';
 
 export interface EngineSettings {
   ruleEngine: EngineMode;
@@ -68,6 +70,10 @@ export interface RuleSet {
   readonly targetSlots: number;
   /** 32-bit words of a value's operator-miss bits (rules/miss-bits.ts). */
   readonly missWords: number;
+  /** Per miss group (rules/miss-groups.ts): one target per slot the group's rules read. */
+  readonly missGroups: ReadonlyArray<readonly CompiledTarget[]>;
+  /** Reusable per-phase ANDs of miss bits (rules/miss-summaries.ts). */
+  readonly missSummaries: MissSummaries;
   /** Operator misses by value, kept across this set's transactions (rules/miss-memo.ts). */
   readonly missMemo: MissMemo;
   /** Phase 1's leading constant rules, run once at load: TX as they leave it, which phase 1 starts

@@ -43,6 +43,9 @@ export class Rule {
   stepId = -1;
   /** This rule's bit in a value's operator-miss bits, or -1 (rules/miss-bits.ts). */
   missBit = -1;
+  /** The rule's group of target slots, when it may be skipped as known to miss on every value it
+   *  reads (rules/miss-groups.ts), or -1. */
+  missGroup = -1;
   /** Byte classes of which a value needs one for the operator to match (rules/byte-gate.ts);
    *  both 0 = no gate. */
   gateLo = 0;

@@ -9,6 +9,8 @@ export const SPEED_LAYERS = {
   'miss-memo': 'WAFCTL_MISS_MEMO',
   /** CRS's constant phase-1 setup run once at load (init-fold.ts). */
   'init-fold': 'WAFCTL_INIT_FOLD',
+  /** Rules skipped whole when every value they read is known to miss (miss-groups.ts). */
+  'rule-skips': 'WAFCTL_RULE_SKIPS',
   /** `@rx` calls skipped on values without a byte every match needs (gate-assignment.ts). */
   'byte-gate': 'WAFCTL_BYTE_GATE',
 } as const;

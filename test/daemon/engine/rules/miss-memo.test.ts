@@ -60,7 +60,7 @@ SecRule ARGS "!@counted ell" "id:2,phase:1,pass,log,capture,setvar:tx.captured=%
     expect(calls).toEqual(['world', 'hello', 'world']);
     expect(second).toEqual(first);
     expect(second.tx.get('hits')).toBe('1');
-    // Rule 1 alone reads only a known non-hit now: no operator call.
+    // Rule 1 alone reads only a known non-hit now: skipped whole (rules/miss-groups.ts).
     calls.length = 0;
     expect(run(waf, '/?a=hello').ids).toEqual([]);
     expect(calls).toEqual(['hello']);
@@ -149,13 +149,13 @@ SecRule ARGS "@contains ell" "id:2,phase:1,pass,log"` }], { registries: { ...tes
   });
 });
 
-describe('rules over several slots whose values are known to miss', () => {
+describe('rules skipped whole when every value they read is known to miss (rules/miss-groups.ts)', () => {
   const rules = `SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
 SecRule ARGS|REQUEST_COOKIES "!@counted zzz" "id:2,phase:1,pass,log,setvar:tx.negated=+1"
 SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
   const withCookie = (uri: string, cookie: string) => request(uri, { headers: [['Host', 'example.test'], ['Cookie', cookie]] });
 
-  it('call no operator once their values are known; a new value in any slot is evaluated alone', () => {
+  it('are not evaluated once their values are known; a new value in any slot brings them back', () => {
     const { calls, registries } = counting();
     const waf = load(rules, registries);
     const judge = (uri: string, cookie: string) => {
@@ -166,7 +166,7 @@ SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
     const first = judge('/?a=1&b=2', 's=abc');
     expect(first).toEqual({ ids: [2, 2, 2], negated: '3' });
     calls.length = 0;
-    // Rule 1: all three values known: no call. Rule 2 (negated: the operator missing is its hit,
+    // Rule 1: all three values known: skipped. Rule 2 (negated: the operator missing is its hit,
     // and only non-hits are remembered) calls the operator on every value. Rule 3 reads a count:
     // evaluated ("2").
     expect(judge('/?a=1&b=2', 's=abc')).toEqual(first);
@@ -177,14 +177,15 @@ SecRule ARGS|&ARGS "@counted 9" "id:3,phase:1,pass,log"`;
     expect(calls).toEqual(['new', '1', '2', 'new', '2']);
   });
 
-  it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own verdicts', () => {
+  it('interleaved transactions (phase 1 of one, a whole other, phase 2 of the first) keep their own summaries', () => {
     const { registries } = counting();
     const waf = load(`SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:1,phase:1,pass,log"
 SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries);
     const known = () => waf.newTransaction(withCookie('/?a=1', 's=abc'));
     const warm = known();
     warm.processRequest();
-    // A reads the same cookie and a matching argument; B only known values.
+    // A reads the same cookie and a matching argument; B only known values (its phases find
+    // every group known to miss and store that for their own stamps).
     const a = waf.newTransaction(withCookie('/?a=zzz', 's=abc'));
     a.processRequestHeaders();
     const b = known();
@@ -194,7 +195,7 @@ SecRule ARGS|REQUEST_COOKIES "@counted zzz" "id:2,phase:2,pass,log"`, registries
     expect(a.matches.map((m) => m.id)).toEqual([1, 2]);
   });
 
-  it('rules over the same slots: each calls its operator only on values it has not missed', () => {
+  it('rules over the same slots are skipped one by one, each when it is known to miss', () => {
     const { calls, registries } = counting();
     const waf = load(`SecRule ARGS "@counted zzz" "id:11,phase:1,pass,log"
 SecRule ARGS "@counted hello" "id:12,phase:1,pass,log"
@@ -207,8 +208,8 @@ SecRule REQUEST_COOKIES|ARGS "@counted zzz" "id:14,phase:1,pass,log"`, registrie
     };
     expect(judge('/?a=hello')).toEqual([12]);
     calls.length = 0;
-    // 11 and 13 are known to miss "hello", 12 matched it (never remembered): only 12 calls its
-    // operator; 14 (other slots) is known too.
+    // 11 and 13 are known to miss "hello", 12 matched it (never remembered): 11 and 13 are
+    // skipped, 12 runs; 14 (other slots) is known too.
     expect(judge('/?a=hello')).toEqual([12]);
     expect(calls).toEqual(['hello']);
     judge('/?a=fine');
@@ -217,7 +218,7 @@ SecRule REQUEST_COOKIES|ARGS "@counted zzz" "id:14,phase:1,pass,log"`, registrie
     expect(calls).toEqual([]);
   });
 
-  it('with their slots empty they match nothing, and still match a new value that matches', () => {
+  it('are skipped when their slots are empty, and still match a new value that matches', () => {
     const { calls, registries } = counting();
     const waf = load(rules, registries);
     waf.newTransaction(withCookie('/', 's=abc')).processRequest();
