@@ -14,7 +14,7 @@
 // without `&` counts (the value is a count, not an entry). Bits only ever get set, so
 // a group's bits computed early in the phase stay true; slots are fixed for the phase.
 // (Runs of such rules tested at once, and skip gates for the paranoia-level skip rules, were
-// measured not to pay and removed: daemon/engine/README.md, "Which pay".)
+// measured not to pay and removed: the table in daemon/engine/README.md, section Speed.)
 import type { Rule } from './rule.js';
 import type { CompiledTarget } from '../variables/targets.js';
 import { speedLayerOn } from './speed-layers.js';
