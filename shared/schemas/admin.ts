@@ -131,7 +131,8 @@ export const ClusterEventsSchema = z.object({
   since: z.string(),
   /** Local id through which every WAF event of this node is in PostgreSQL. */
   shipped_through_id: z.number().int(),
-  /** The highest local id the spool has handed out (WAF events and access entries share ids). */
+  /** The highest local id of a WAF event in the spool: shipped_through_id reaches it when caught up
+   *  (access entries share the id sequence but are not shipped, so they do not count). */
   spool_last_id: z.number().int(),
   /** True when the shipper's last look found nothing left to ship. */
   caught_up: z.boolean(),

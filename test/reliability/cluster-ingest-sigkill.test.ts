@@ -69,8 +69,7 @@ async function caughtUp(d: DaemonProcess): Promise<{ ok: boolean; events: unknow
     let events;
     for (let tries = 0; tries < 3000; tries++) {
       events = (await admin.status()).cluster?.events;
-      // (spool_last_id counts access entries too, and a restart skips the rest of an id block.)
-      if (events?.caught_up) return { ok: true, events };
+      if (events?.caught_up && events.shipped_through_id === events.spool_last_id) return { ok: true, events };
       await sleep(20);
     }
     return { ok: false, events };

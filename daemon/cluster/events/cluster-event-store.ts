@@ -145,7 +145,7 @@ export class ClusterEventStore implements EventStore {
     const s = this.shipper;
     return {
       backend: 'postgres', node: this.#nodeKey, state: s.health, since: new Date(s.healthSince).toISOString(),
-      shipped_through_id: s.cursor, spool_last_id: this.#local.stats().last_id, caught_up: s.caughtUp, shipped_since_start: s.shipped,
+      shipped_through_id: s.cursor, spool_last_id: this.#local.lastWafEventId(), caught_up: s.caughtUp, shipped_since_start: s.shipped,
     };
   }
 

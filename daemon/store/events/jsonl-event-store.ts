@@ -442,6 +442,12 @@ export class JsonlEventStore implements EventStore {
     return this.writeHealth.state();
   }
 
+  /** The highest id of a WAF event in the store (0 when none): what a shipper has to reach. */
+  lastWafEventId(): number {
+    this.commit.applyCommitted();
+    return this.wafIndex.maxId;
+  }
+
   stats(): EventStoreStats {
     this.commit.applyCommitted();
     return { waf_events: this.wafIndex.count, invalid_lines: this.invalidLines, torn_bytes_cut: this.tornBytes, last_id: this.ids.last };
