@@ -44,10 +44,12 @@ function expected(stored: readonly Stored[], site: number, q: Query, asOf?: numb
 
 /** Appends in a few concurrent calls, waits until PostgreSQL has them, and gives each its row id. */
 async function ship(node: EventNode, events: NewWafEvent[], chunks: number): Promise<Stored[]> {
+  // Nothing to ship, nothing to look up (the table may not exist yet: the first shipment makes it).
+  if (events.length === 0) return [];
   const size = Math.ceil(events.length / chunks) || 1;
   const parts = Array.from({ length: chunks }, (_, i) => events.slice(i * size, (i + 1) * size));
   const ids = (await Promise.all(parts.map((p) => node.cluster.appendWafEvents(p)))).flat();
-  if (ids.length > 0) await node.cluster.shipper.whenShipped(Math.max(...ids));
+  await node.cluster.shipper.whenShipped(Math.max(...ids));
   const rows = await rowIds(url);
   return events.map((e, i) => ({ ...e, row: rows.get(ids[i]!)! }));
 }
