@@ -6,13 +6,13 @@
 // before its answer may land or not, never twice). WAFCTL_FAULT_ROUNDS sets the rounds (the suite
 // runs a few; `npm run reliability` runs 50).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../shared/admin-client.js';
 import { freshDatabase, sql, testPostgres } from '../cluster/postgres.js';
-import { apiCall, daemonFlags, startDaemon, type DaemonProcess } from './support/daemon-process.js';
+import { daemonFlags, startDaemon, type DaemonProcess } from './support/daemon-process.js';
+import { ingestionToken, killDuringIngestion } from './support/ingest-kill.js';
 
 const ROUNDS = Number(process.env.WAFCTL_FAULT_ROUNDS ?? 3);
 const SITE = 'kill.cluster.test';
@@ -28,7 +28,6 @@ let token: string;
 const figures = { rounds: 0, acknowledged: 0, lost: 0, duplicated: 0, unacknowledged_landed: 0 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const randomMs = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 
 async function restart(): Promise<DaemonProcess> {
   daemon = await startDaemon(flags);
@@ -40,12 +39,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'wafctl-cluster-kill-'));
   databaseUrl = await freshDatabase(server.url);
   flags = daemonFlags(home, ['--ingest-rate-limit', '1000000', '--cluster-postgres', databaseUrl]);
-  const d = await restart();
-  const admin = new AdminClient(d.status.admin_socket);
-  await admin.addSite({ domain: SITE, origin: 'http://127.0.0.1:9', plan: 'enterprise' });
-  await admin.setApiAccess(true);
-  token = (await admin.createToken('kill')).token;
-  await admin.close();
+  token = await ingestionToken(await restart(), SITE);
 }, 120_000);
 
 afterAll(async () => {
@@ -54,13 +48,6 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
   if (server.ok) await server.stop();
 }, 60_000);
-
-function wafEvent(uri: string) {
-  return {
-    timestamp_ms: Date.now(), host: SITE, client_ip: '198.51.100.7', uri, method: 'GET',
-    waf_file: 'REQUEST-942-APPLICATION-ATTACK-SQLI.conf', rule_id: '942100', severity: 'CRITICAL', msg: 'SQL Injection Attack Detected via libinjection',
-  };
-}
 
 /** Waits (bounded by tries) until the node has shipped its whole spool; the shipper's last state. */
 async function caughtUp(d: DaemonProcess): Promise<{ ok: boolean; events: unknown }> {
@@ -85,29 +72,11 @@ describe.skipIf(!server.ok)('SIGKILL of the cluster node receiving ingestion', (
     const failures: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const d = daemon ?? (await restart());
-      const agent = new Agent({ keepAlive: true, maxSockets: 3 });
-      let killed = false;
-      const client = async (c: number) => {
-        for (let b = 0; !killed; b++) {
-          const uris = Array.from({ length: 20 }, (_, i) => `/k${round}/c${c}b${b}-${i}`);
-          for (const uri of uris) sent.add(uri);
-          try {
-            const res = await apiCall(d, agent, 'POST', '/api/vector/waf', { authorization: `Bearer ${token}` }, uris.map(wafEvent));
-            if (res.status === 200) for (const uri of uris) acknowledged.add(uri);
-            else if (!killed) throw new Error(`unexpected ${res.status}: ${JSON.stringify(res.json)}`);
-          } catch (error) {
-            if (!killed) failures.push(String(error));
-            return;
-          }
-        }
-      };
-      const clients = [0, 1, 2].map(client);
-      await sleep(randomMs(50, 600));
-      killed = true;
-      await d.kill();
+      const killed = await killDuringIngestion(d, { site: SITE, token, round, killAfterMs: [50, 600] });
       daemon = null;
-      await Promise.allSettled(clients);
-      agent.destroy();
+      for (const uri of killed.acknowledged) acknowledged.add(uri);
+      for (const uri of killed.sent) sent.add(uri);
+      failures.push(...killed.failures);
       await restart(); // must come up on whatever the kill left, and ship what its spool holds
       figures.rounds++;
     }

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../shared/admin-client.js';
 import { apiCall, daemonFlags, startDaemon, type DaemonProcess } from './support/daemon-process.js';
+import { ingestionToken, killDuringIngestion } from './support/ingest-kill.js';
 
 const ROUNDS = Number(process.env.WAFCTL_FAULT_ROUNDS ?? 3);
 const SITE = 'kill.example.test';
@@ -33,12 +34,7 @@ async function restart(): Promise<DaemonProcess> {
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'wafctl-kill-'));
   flags = daemonFlags(home, ['--ingest-rate-limit', '1000000']);
-  const d = await restart();
-  const admin = new AdminClient(d.status.admin_socket);
-  await admin.addSite({ domain: SITE, origin: 'http://127.0.0.1:9', plan: 'enterprise' });
-  await admin.setApiAccess(true);
-  token = (await admin.createToken('kill')).token;
-  await admin.close();
+  token = await ingestionToken(await restart(), SITE);
 }, 120_000);
 
 afterAll(async () => {
@@ -46,13 +42,6 @@ afterAll(async () => {
   await daemon?.stop().catch(() => undefined);
   rmSync(home, { recursive: true, force: true });
 }, 60_000);
-
-function wafEvent(uri: string) {
-  return {
-    timestamp_ms: Date.now(), host: SITE, client_ip: '198.51.100.7', uri, method: 'GET',
-    waf_file: 'REQUEST-942-APPLICATION-ATTACK-SQLI.conf', rule_id: '942100', severity: 'CRITICAL', msg: 'SQL Injection Attack Detected via libinjection',
-  };
-}
 
 async function storedUris(): Promise<Map<string, number>> {
   const dir = join(home, 'data', 'events');
@@ -72,28 +61,9 @@ describe('SIGKILL during ingestion', () => {
     const acknowledged: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const d = daemon ?? (await restart());
-      const agent = new Agent({ keepAlive: true, maxSockets: 3 });
-      let killed = false;
-      const client = async (c: number) => {
-        for (let b = 0; !killed; b++) {
-          const uris = Array.from({ length: 20 }, (_, i) => `/k${round}/c${c}b${b}-${i}`);
-          try {
-            const res = await apiCall(d, agent, 'POST', '/api/vector/waf', { authorization: `Bearer ${token}` }, uris.map(wafEvent));
-            if (res.status === 200) acknowledged.push(...uris);
-            else if (!killed) throw new Error(`unexpected ${res.status}: ${JSON.stringify(res.json)}`);
-          } catch (error) {
-            if (killed) return;
-            throw error;
-          }
-        }
-      };
-      const clients = [0, 1, 2].map(client);
-      await sleep(randomMs(20, 400));
-      killed = true;
-      await d.kill();
+      const killed = await killDuringIngestion(d, { site: SITE, token, round, killAfterMs: [20, 400] });
       daemon = null;
-      await Promise.allSettled(clients);
-      agent.destroy();
+      acknowledged.push(...killed.acknowledged);
       await restart(); // must come up on whatever the kill left
       figures.ingest.rounds++;
     }
