@@ -56,6 +56,9 @@ export const ERRORS = {
   // Cluster mode (--cluster-postgres): the shared store cannot be reached, so a write cannot be
   // committed for every node; the edge keeps serving the last config it had. Nothing was changed.
   store_unavailable: { status: 503, message: 'The shared configuration store (PostgreSQL) is unreachable: nothing was changed; retry later.' },
+  // Cluster mode: a /waf-logs search over PostgreSQL ran past its time bound (a URI substring
+  // common to millions of events, counted exactly over 90 days); narrower terms answer at once.
+  search_timeout: { status: 503, message: 'The search took too long; narrow it (an IP, a rule id, a longer URI substring) and retry.' },
   // Client side only: no HTTP exchange happened (status 0 is never sent on the wire).
   daemon_unreachable: { status: 0, message: 'The wafctl daemon is not running or its socket is unreachable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

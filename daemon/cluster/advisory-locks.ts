@@ -10,6 +10,10 @@ export const ADVISORY_LOCKS = {
   partitionJob: 0x77616670, // "wafp"
   /** Shipping transactions (shared) against a search fixing its snapshot (exclusive) (events/ship-batch.ts). */
   eventsSnapshot: 0x77616673, // "wafs"
+  /** Folding access rollup deltas into hourly and daily rows: one node at a time (events/access-compactor.ts). */
+  accessCompaction: 0x77616172, // "wafr"
+  /** The bans table's creation (bans/pg-ban-store.ts). */
+  bansSchema: 0x77616662, // "wafb"
   /** The secrets table's creation and first values (shared-secret.ts). */
   secrets: 0x7761666b, // "wafk"
 } as const;

@@ -122,7 +122,7 @@ export const ClusterConfigSchema = z.object({
 });
 export type ClusterConfig = z.infer<typeof ClusterConfigSchema>;
 
-/** The shipper of this node's WAF events to PostgreSQL (--cluster-postgres). */
+/** The shippers of this node's WAF events and access entries to PostgreSQL (--cluster-postgres). */
 export const ClusterEventsSchema = z.object({
   backend: z.literal('postgres'),
   /** This node's key in the cluster (<data>/events/node-id). */
@@ -132,12 +132,23 @@ export const ClusterEventsSchema = z.object({
   /** Local id through which every WAF event of this node is in PostgreSQL. */
   shipped_through_id: z.number().int(),
   /** The highest local id of a WAF event in the spool: shipped_through_id reaches it when caught up
-   *  (access entries share the id sequence but are not shipped, so they do not count). */
+   *  (access entries share the id sequence and have a shipper of their own, `access`). */
   spool_last_id: z.number().int(),
   /** True when the shipper's last look found nothing left to ship. */
   caught_up: z.boolean(),
   /** WAF events this daemon process has put into PostgreSQL. */
   shipped_since_start: z.number().int(),
+  /** The shipper of access entries (as hourly rollup deltas, for /analytics); absent from older daemons. */
+  access: z.object({
+    state: z.enum(['starting', 'shipping', 'unreachable', 'failing']),
+    since: z.string(),
+    shipped_through_id: z.number().int(),
+    /** The highest local id of an access entry in the spool. */
+    spool_last_id: z.number().int(),
+    caught_up: z.boolean(),
+    /** Access entries this daemon process has counted into PostgreSQL. */
+    shipped_since_start: z.number().int(),
+  }).optional(),
 });
 export type ClusterEvents = z.infer<typeof ClusterEventsSchema>;
 

@@ -3,6 +3,7 @@
 // off, and /waf-logs giving the same pages and totals as the JSONL store for one fixture.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WafctlError } from '../../shared/errors.js';
 import type { NewWafEvent } from '../../shared/schemas/events.js';
@@ -114,6 +115,28 @@ describe.skipIf(!server.ok)('WAF events in PostgreSQL', () => {
         }
       }
     }
+  });
+
+  it('answers 503 search_timeout when a search runs past its bound, and searches again after', async () => {
+    const url = await freshDatabase(serverUrl);
+    const n = await openEventNode(url, undefined, { searchTimeoutMs: 300 });
+    open.push(n);
+    await n.cluster.appendWafEventsShipped(fixture(30, NOW));
+    // Another session holds the table: the search waits on its lock, which counts towards its bound.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE waf_events IN ACCESS EXCLUSIVE MODE');
+      for (const search of [undefined, 'wp-login', '10.0.0.1']) {
+        await expect(n.cluster.searchWafLogs({ site_id: 1, page: 1, per_page: 10, search })).rejects.toMatchObject({ code: 'search_timeout', status: 503 });
+      }
+      await holder.query('COMMIT');
+    } finally {
+      await holder.end();
+    }
+    const page = await n.cluster.searchWafLogs({ site_id: 1, page: 1, per_page: 10 });
+    expect(page.pagination.total).toBe(fixture(30, NOW).filter((e) => e.site_id === 1).length);
   });
 
   it('answers 503 store_unavailable while PostgreSQL is cut off, and ships the backlog after', async () => {

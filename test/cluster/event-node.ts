@@ -12,9 +12,10 @@ export interface EventNode {
   cluster: ClusterEventStore;
 }
 
-export async function openEventNode(url: string, dir = tempDir('wafctl-cluster-events-')): Promise<EventNode> {
+/** `compactEveryMs`: the access compactor's period (default: an hour, so a test folds when it says so). */
+export async function openEventNode(url: string, dir = tempDir('wafctl-cluster-events-'), o: { compactEveryMs?: number; searchTimeoutMs?: number } = {}): Promise<EventNode> {
   const local = await openJsonlEventStore({ dir, clock: () => NOW, logger: memoryLogger(), retentionEveryMs: 0, snapshotEveryMs: 0 });
-  const cluster = await openClusterEventStore({ url, local, logger: pino({ level: 'silent' }), clock: () => NOW, pollMs: 50 });
+  const cluster = await openClusterEventStore({ url, local, logger: pino({ level: 'silent' }), clock: () => NOW, pollMs: 50, compactEveryMs: o.compactEveryMs ?? 3_600_000, searchTimeoutMs: o.searchTimeoutMs });
   return { dir, local, cluster };
 }
 

@@ -15,7 +15,7 @@ export function configLine(c: ClusterConfig): string {
 }
 
 /** `shipping since ..., caught up through local id 1,234` or `unreachable since ..., waiting in the spool ...` */
-export function eventsLine(e: ClusterEvents): string {
+export function eventsLine(e: Pick<ClusterEvents, 'state' | 'since' | 'shipped_through_id' | 'spool_last_id' | 'caught_up' | 'shipped_since_start'>): string {
   const where = e.caught_up
     ? `caught up through local id ${count(e.shipped_through_id)}`
     : `shipped through local id ${count(e.shipped_through_id)} of ${count(e.spool_last_id)} (the rest waits in the local spool)`;

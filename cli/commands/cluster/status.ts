@@ -11,7 +11,7 @@ import { configLine, countersLine, eventsLine } from './cluster-lines.js';
 export function registerClusterStatus(cluster: Command, deps: CommandDeps): void {
   cluster
     .command('status')
-    .description("show how this node shares the cluster's config, WAF events and rate-limit counters")
+    .description("show how this node shares the cluster's config, WAF events, access rollups and rate-limit counters")
     .addHelpText('after', '\nExample:\n  wafctl cluster status --json\n')
     .action(
       withContext(deps, async (ctx) => {
@@ -26,6 +26,7 @@ export function registerClusterStatus(cluster: Command, deps: CommandDeps): void
           ['node', c.events ? `${c.events.node} (pid ${status.pid})` : `pid ${status.pid}`],
           ['config', c.config ? configLine(c.config) : 'this node\'s own config.json (no --cluster-postgres)'],
           ['waf events', c.events ? eventsLine(c.events) : 'this node\'s own store (no --cluster-postgres)'],
+          ...(c.events?.access ? [['access rollups', eventsLine(c.events.access)] as [string, string]] : []),
           ['rate limits', c.counters ? countersLine(c.counters) : 'counted on this node alone (no --cluster-redis)'],
         ];
         ctx.out.fields(fields, { counters: c.counters, config: c.config ?? null, events: c.events ?? null });

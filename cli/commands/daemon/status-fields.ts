@@ -32,6 +32,7 @@ export function statusFields(status: DaemonStatusView, { withLoad = true } = {})
     ...(status.certificates ?? []).map((c): [string, string] => [`certificate ${c.site}`, certificateState(c)]),
     ...(status.cluster?.config ? [['cluster config', configLine(status.cluster.config)] as [string, string]] : []),
     ...(status.cluster?.events ? [['cluster events', eventsLine(status.cluster.events)] as [string, string]] : []),
+    ...(status.cluster?.events?.access ? [['cluster access', eventsLine(status.cluster.events.access)] as [string, string]] : []),
     ...(status.cluster?.counters ? [['cluster counters', countersLine(status.cluster.counters)] as [string, string]] : []),
     ...writeFailureFields(status),
   ];

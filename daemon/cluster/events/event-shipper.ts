@@ -1,7 +1,8 @@
-// The shipper of one node (in the daemon's primary, cluster mode only): copies the committed WAF
-// events of the local JSONL store (the spool) to PostgreSQL in batches, each batch with the node's
-// cursor in the same transaction. It ships as soon as it is woken (an append committed) and on a
-// timer besides; while PostgreSQL cannot be reached it backs off and the spool grows, and once it
+// A shipper of one node (in the daemon's primary, cluster mode only): copies the committed entries
+// of one kind from the local JSONL store (the spool) to PostgreSQL in batches, each batch with the
+// node's cursor for that kind in the same transaction: WAF events as rows (ship-batch.ts), access
+// entries as rollup deltas (ship-access-batch.ts). It ships as soon as it is woken and on a timer
+// besides; while PostgreSQL cannot be reached it backs off and the spool grows, and once it
 // answers again the backlog goes out in batches. After any failure it re-reads its cursor from
 // PostgreSQL: a commit whose answer was lost is then not shipped twice, and the rows of one that
 // did not land are shipped again.
@@ -9,14 +10,24 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { Backoff } from '../backoff.js';
 import { isUnreachable } from '../unreachable.js';
-import { readShipCursor, registerNode } from './node-identity.js';
-import { KnownWeeks, shipBatch } from './ship-batch.js';
+import { readShipCursor, registerNode, type ShipKind } from './node-identity.js';
+import type { SpoolReader } from './spool-reader.js';
 import { visibleFromMs } from './week-partitions.js';
-import type { WafSpoolReader } from './waf-spool-reader.js';
 
-export interface ShipperOptions {
+/**
+ * Puts one batch (local id order) into PostgreSQL with the cursor `through`, in one transaction.
+ * Entries before `visibleFrom` are past retention: stepped over, not inserted. Returns the rows
+ * or entries stored.
+ */
+export type ShipFunction<T> = (pool: Pool, nodeId: number, entries: readonly T[], through: number, visibleFrom: number) => Promise<number>;
+
+export interface ShipperOptions<T extends { id: number }> {
+  kind: ShipKind;
+  /** What the logs call the entries: "WAF events", "access entries". */
+  label: string;
   pool: Pool;
-  reader: WafSpoolReader;
+  reader: SpoolReader<T>;
+  ship: ShipFunction<T>;
   nodeKey: string;
   /** Creates the tables once per process (shared with the readers). */
   ready: () => Promise<void>;
@@ -36,10 +47,9 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-export class EventShipper {
-  readonly #o: Required<Omit<ShipperOptions, 'clock'>> & { clock: () => number };
-  readonly #backoff = new Backoff(500, 10_000);
-  readonly #known = new KnownWeeks();
+export class EventShipper<T extends { id: number }> {
+  readonly #o: Required<Omit<ShipperOptions<T>, 'clock'>> & { clock: () => number };
+  readonly #backoff = new Backoff(500, 2_000); // recovery within 5 s of the database coming back (acceptance 7)
   #health: ShipperHealth = 'starting';
   #nodeId: number | null = null;
   #synced = false;
@@ -52,8 +62,10 @@ export class EventShipper {
   #healthSince = Date.now();
   #caughtUp = false;
 
-  constructor(options: ShipperOptions) {
-    this.#o = { batchSize: 1_000, pollMs: 1_000, clock: Date.now, ...options };
+  constructor(options: ShipperOptions<T>) {
+    // Each default by itself: a key present but undefined (a caller passing its own optional
+    // through) must not wipe one out (it did: a 1 ms poll).
+    this.#o = { ...options, batchSize: options.batchSize ?? 1_000, pollMs: options.pollMs ?? 1_000, clock: options.clock ?? Date.now };
   }
 
   get health(): ShipperHealth {
@@ -70,12 +82,12 @@ export class EventShipper {
     return this.#caughtUp;
   }
 
-  /** Local id through which every WAF event of this node is in PostgreSQL, as far as this process knows. */
+  /** Local id through which every entry of this kind of this node is in PostgreSQL, as far as this process knows. */
   get cursor(): number {
     return this.#o.reader.cursor;
   }
 
-  /** Events inserted by this process so far. */
+  /** Entries stored by this process so far. */
   get shipped(): number {
     return this.#shipped;
   }
@@ -120,9 +132,9 @@ export class EventShipper {
           await this.#sleep(this.#o.pollMs);
           continue;
         }
-        if (batch.events.length > 0) {
+        if (batch.entries.length > 0) {
           const visibleFrom = visibleFromMs(this.#o.clock(), this.#o.retentionDays);
-          this.#shipped += await shipBatch(this.#o.pool, this.#nodeId!, batch.events, batch.through, visibleFrom, this.#known);
+          this.#shipped += await this.#o.ship(this.#o.pool, this.#nodeId!, batch.entries, batch.through, visibleFrom);
         }
         this.#o.reader.advance(batch);
         this.#settleWaiters();
@@ -138,10 +150,10 @@ export class EventShipper {
     if (this.#synced) return;
     await this.#o.ready();
     this.#nodeId ??= await registerNode(this.#o.pool, this.#o.nodeKey);
-    const cursor = await readShipCursor(this.#o.pool, this.#nodeId);
+    const cursor = await readShipCursor(this.#o.pool, this.#nodeId, this.#o.kind);
     this.#o.reader.reset(cursor);
     this.#synced = true;
-    if (this.#health !== 'shipping') this.#o.logger.info({ node_id: this.#nodeId, cursor }, 'event shipper: shipping WAF events to PostgreSQL');
+    if (this.#health !== 'shipping') this.#o.logger.info({ node_id: this.#nodeId, cursor }, `event shipper: shipping ${this.#o.label} to PostgreSQL`);
     this.#setHealth('shipping');
   }
 
@@ -150,8 +162,8 @@ export class EventShipper {
     const unreachable = isUnreachable(error);
     const health: ShipperHealth = unreachable ? 'unreachable' : 'failing';
     // Said once per outage; a failure that is not an outage is a bug and said each time.
-    if (!unreachable) this.#o.logger.error({ err: error }, 'event shipper: a batch failed; retrying');
-    else if (this.#health !== 'unreachable') this.#o.logger.warn({ err: error }, 'event shipper: PostgreSQL unreachable, WAF events wait in the local spool');
+    if (!unreachable) this.#o.logger.error({ err: error }, `event shipper: a batch of ${this.#o.label} failed; retrying`);
+    else if (this.#health !== 'unreachable') this.#o.logger.warn({ err: error }, `event shipper: PostgreSQL unreachable, ${this.#o.label} wait in the local spool`);
     this.#setHealth(health);
     this.#caughtUp = false;
     this.#rejectWaiters(error instanceof Error ? error : new Error(String(error)));

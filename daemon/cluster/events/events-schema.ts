@@ -1,4 +1,4 @@
-// The cluster's WAF event tables in PostgreSQL, created by whichever node starts first (under an
+// The cluster's WAF event and access rollup tables in PostgreSQL, created by whichever node starts first (under an
 // advisory lock, so two first starts do not race) and left alone by the others. `waf_events` is
 // partitioned by week of event time: 90 daily partitions measured 10-25 ms slower on every search
 // (shared/design/scale-out.md, section 4). Keys are filled in by the shipper exactly as the JSONL
@@ -43,6 +43,32 @@ CREATE INDEX IF NOT EXISTS waf_events_site_rule ON waf_events (site_id, rule_key
 CREATE INDEX IF NOT EXISTS waf_events_site_group ON waf_events (site_id, grp_key, ts DESC, id DESC);
 CREATE INDEX IF NOT EXISTS waf_events_id ON waf_events (id);
 CREATE INDEX IF NOT EXISTS waf_events_site_request ON waf_events (site_id, request_id) WHERE request_id IS NOT NULL;
+-- Access rollups (access-deltas.ts): each shipped batch adds deltas; the compactor folds them into
+-- one row per site and hour and one sketch per site and UTC day. hour and day count from the epoch.
+CREATE TABLE IF NOT EXISTS access_deltas (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  site_id bigint NOT NULL,
+  hour integer NOT NULL,
+  node_id integer NOT NULL,
+  requests bigint NOT NULL,
+  blocked bigint NOT NULL,
+  visitors bytea NOT NULL
+);
+CREATE INDEX IF NOT EXISTS access_deltas_site_hour ON access_deltas (site_id, hour);
+CREATE TABLE IF NOT EXISTS access_hourly (
+  site_id bigint NOT NULL,
+  hour integer NOT NULL,
+  requests bigint NOT NULL,
+  blocked bigint NOT NULL,
+  visitors bytea NOT NULL,
+  PRIMARY KEY (site_id, hour)
+);
+CREATE TABLE IF NOT EXISTS access_daily (
+  site_id bigint NOT NULL,
+  day integer NOT NULL,
+  visitors bytea NOT NULL,
+  PRIMARY KEY (site_id, day)
+);
 `;
 
 // URI substring search without a trigram index reads every row of the site (578 ms instead of

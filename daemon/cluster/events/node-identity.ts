@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { readTrustedFile, replaceFile } from '../../lifecycle/safe-open.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,8 +32,20 @@ export async function registerNode(pool: Pool, key: string): Promise<number> {
   return rows[0]!.node_id;
 }
 
-/** The last local WAF event id of this node in PostgreSQL (0 before its first batch). */
-export async function readShipCursor(pool: Pool, nodeId: number): Promise<number> {
-  const { rows } = await pool.query<{ local_id: string }>(`SELECT local_id FROM wafctl_ship_cursor WHERE node_id = $1 AND kind = 'waf'`, [nodeId]);
+/** What a shipper ships: each kind has its own cursor (the kinds share the local id sequence). */
+export type ShipKind = 'waf' | 'access';
+
+/** The last local id of `kind` this node has in PostgreSQL (0 before its first batch). */
+export async function readShipCursor(pool: Pool, nodeId: number, kind: ShipKind): Promise<number> {
+  const { rows } = await pool.query<{ local_id: string }>('SELECT local_id FROM wafctl_ship_cursor WHERE node_id = $1 AND kind = $2', [nodeId, kind]);
   return rows.length === 0 ? 0 : Number(rows[0]!.local_id);
+}
+
+/** Moves the cursor of `kind` to `through`, inside the transaction that stored the batch (never back). */
+export async function writeShipCursor(client: PoolClient, nodeId: number, kind: ShipKind, through: number): Promise<void> {
+  await client.query(
+    `INSERT INTO wafctl_ship_cursor (node_id, kind, local_id) VALUES ($1, $2, $3)
+     ON CONFLICT (node_id, kind) DO UPDATE SET local_id = GREATEST(wafctl_ship_cursor.local_id, EXCLUDED.local_id), shipped_at = now()`,
+    [nodeId, kind, through],
+  );
 }

@@ -1,5 +1,5 @@
 // The partition job: this week's and next week's partitions made ahead of time, weeks past
-// retention dropped. Every node runs it hourly; a transaction-level advisory lock taken with
+// retention dropped, and access rollups of days past retention deleted. Every node runs it hourly; a transaction-level advisory lock taken with
 // try-lock lets exactly one node do the work at a time, with no leader to elect or lose (a node
 // that dies mid-job releases the lock with its connection). The shipper also creates a missing
 // week on demand (a late or far-future event), so a job that has not run yet loses nothing.
@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { MS_PER_DAY } from '../../store/events/segment-names.js';
 import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import { isUnreachable } from '../unreachable.js';
+import { dropExpiredRollups } from './access-compactor.js';
 import { checkout } from './checkout.js';
 import { createWeeks, dropExpiredWeeks, visibleFromMs, weekOfMs } from './week-partitions.js';
 
@@ -29,6 +30,7 @@ export async function runPartitionJob(pool: Pool, now: number, retentionDays: nu
     const week = weekOfMs(now);
     await createWeeks(client, [week, week + 7, weekOfMs(now + MS_PER_DAY)]);
     const dropped = await dropExpiredWeeks(client, visibleFromMs(now, retentionDays));
+    await dropExpiredRollups(client, visibleFromMs(now, retentionDays));
     await client.query('COMMIT');
     return { ran: true, dropped };
   } catch (error) {

@@ -9,9 +9,9 @@ import type { Pool } from 'pg';
 import { ADVISORY_LOCKS } from '../advisory-locks.js';
 import type { StoredWafEvent } from '../../../shared/schemas/events.js';
 import { checkout } from './checkout.js';
+import { writeShipCursor } from './node-identity.js';
 import { wafEventRow } from './waf-event-row.js';
 import { createWeeks, weekOfMs } from './week-partitions.js';
-
 
 const INSERT = `
 INSERT INTO waf_events (ts, site_id, node_id, local_id, client_ip, rule_key, grp_key, uri_key, uri_decoded, request_id, doc)
@@ -20,10 +20,6 @@ FROM unnest($2::timestamptz[], $3::bigint[], $4::bigint[], $5::inet[], $6::text[
   WITH ORDINALITY AS t(ts, site_id, local_id, client_ip, rule_key, grp_key, uri_key, uri_decoded, request_id, doc, n)
 ORDER BY t.n
 ON CONFLICT (node_id, local_id, ts) DO NOTHING`;
-
-const CURSOR = `
-INSERT INTO wafctl_ship_cursor (node_id, kind, local_id) VALUES ($1, 'waf', $2)
-ON CONFLICT (node_id, kind) DO UPDATE SET local_id = GREATEST(wafctl_ship_cursor.local_id, EXCLUDED.local_id), shipped_at = now()`;
 
 /** Weeks whose partition this process knows to exist; cleared when an insert finds one missing. */
 export class KnownWeeks {
@@ -55,7 +51,7 @@ export async function shipBatch(pool: Pool, nodeId: number, events: readonly Sto
       rows.map((r) => r.rule_key), rows.map((r) => r.grp_key), rows.map((r) => r.uri_key), rows.map((r) => r.uri_decoded),
       rows.map((r) => r.request_id), rows.map((r) => r.doc),
     ])).rowCount ?? 0;
-    await client.query(CURSOR, [nodeId, through]);
+    await writeShipCursor(client, nodeId, 'waf', through);
     await client.query('COMMIT');
     return inserted;
   } catch (error) {

@@ -124,7 +124,7 @@ export class HyperLogLog {
   }
 
   /**
-   * Serialized form: the 16,384 registers when dense, else the sparse entries as
+   * Serialized form: the 32,768 registers when dense, else the sparse entries as
    * little-endian u32 (at most 8 KiB, so the length tells the two apart and stays a
    * multiple of 4). A view, not a copy: serialize before the next add.
    */

@@ -14,6 +14,7 @@ import {
 } from '../event-store.js';
 import { AnalyticsPeriodSchema, type Analytics, type NewAccessEntry, type NewWafEvent } from '../../../shared/schemas/events.js';
 import { AccessRollups } from './access-rollups.js';
+import { checkAnalyticsQuery } from './analytics-query.js';
 import { AuditLog } from './audit-log.js';
 import { ACCESS_LINES, WAF_LINES, checkAccessEntry, checkWafEvent, encodeLines, isBlocked, type LineFormat } from './entry-lines.js';
 import { stderrLogger, type EventLogger } from './event-logger.js';
@@ -381,12 +382,8 @@ export class JsonlEventStore implements EventStore {
   }
 
   async analytics(query: AnalyticsQuery): Promise<Analytics> {
-    const period = AnalyticsPeriodSchema.safeParse(query.period);
-    if (!period.success) throw new EventInputError('period must be one of 24h, 7d, 30d, 90d', -1);
-    if (!Number.isSafeInteger(query.site_id) || query.site_id < 0) throw new EventInputError('site_id must be a non-negative integer', -1);
-    const now = query.now ?? this.opts.clock();
-    if (!Number.isFinite(now)) throw new EventInputError('now must be a number (ms since the epoch)', -1);
-    return this.readIndex('access', () => this.rollups.analytics(query.site_id, period.data, now));
+    const q = checkAnalyticsQuery(query, this.opts.clock);
+    return this.readIndex('access', () => this.rollups.analytics(q.site_id, q.period, q.now));
   }
 
   async topList(query: TopListQuery): Promise<TopList> {
@@ -446,6 +443,12 @@ export class JsonlEventStore implements EventStore {
   lastWafEventId(): number {
     this.commit.applyCommitted();
     return this.wafIndex.maxId;
+  }
+
+  /** The highest id of an access entry in the store (0 when none): what the access shipper has to reach. */
+  lastAccessEntryId(): number {
+    this.commit.applyCommitted();
+    return this.rollups.maxId;
   }
 
   stats(): EventStoreStats {
