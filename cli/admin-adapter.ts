@@ -1,7 +1,7 @@
 // The real AdminApi: shared/admin-client.ts (undici over the admin socket, answers parsed with the
 // shared schemas). Kept apart from the interface so unit tests never load undici.
 import { AdminClient } from '../shared/admin-client.js';
-import type { AdminApi, ExcludeEventBody, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
+import type { AdminApi, AutoBan, ExcludeEventBody, NewSite, SetRulesBody, SiteChanges } from './admin-api.js';
 
 type AddBody = Parameters<AdminClient['addSite']>[0];
 type UpdateBody = Parameters<AdminClient['updateSite']>[1];
@@ -60,6 +60,22 @@ export class SocketAdminApi implements AdminApi {
   }
   removeRateLimit(domain: string, path: string) {
     return this.client.removeRateLimit(domain, path);
+  }
+  listBans(domain: string, all: boolean) {
+    return this.client.listBans(domain, all);
+  }
+  addBan(domain: string, ban: { ip: string; minutes?: number; reason?: string }) {
+    return this.client.addBan(domain, ban);
+  }
+  removeBan(domain: string, ip: string) {
+    return this.client.removeBan(domain, ip);
+  }
+  getAutoBan(domain: string) {
+    return this.client.getAutoBan(domain);
+  }
+  async setAutoBan(domain: string, setting: AutoBan | null) {
+    if (setting === null) return this.client.clearAutoBan(domain);
+    return this.client.setAutoBan(domain, setting);
   }
   listProtectedPages(domain: string) {
     return this.client.listProtectedPages(domain);

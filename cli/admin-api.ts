@@ -4,11 +4,13 @@
 // is `daemon_unreachable`.
 import type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody } from '../shared/schemas/site-settings.js';
 import type { VulnDbImportResult, VulnDbStatus } from '../shared/schemas/vulndb.js';
+import type { AutoBan, Ban, BanView } from '../shared/schemas/bans.js';
 import type { ClusterConfig, ClusterCounters, ClusterEvents, CrsReloaded, EdgeLoad, SiteCertificate, WriteFailure } from '../shared/schemas/admin.js';
 import type { AcmeView } from '../shared/schemas/acme.js';
 import type { ExcludeEventBody, ExclusionRemoved, ExclusionResult } from '../shared/schemas/rule-exclusion.js';
 export type { ExcludeEventBody, ExclusionRemoved, ExclusionResult };
 export type { BotView, ProtectedPageView, RateLimitView, RulesView, SetRulesBody };
+export type { AutoBan, Ban, BanView };
 
 export interface SiteView {
   id: number;
@@ -134,6 +136,14 @@ export interface AdminApi {
   listProtectedPages(domain: string): Promise<ProtectedPageView[]>;
   addProtectedPage(domain: string, path: string, allow: string[]): Promise<ProtectedPageView[]>;
   removeProtectedPage(domain: string, path: string): Promise<ProtectedPageView[]>;
+  /** The site's active bans (with `all`, also those that ended this week), newest first. */
+  listBans(domain: string, all: boolean): Promise<BanView[]>;
+  addBan(domain: string, ban: { ip: string; minutes?: number; reason?: string }): Promise<Ban>;
+  /** Lifts the active bans of exactly that address or range; not_found when there was none. */
+  removeBan(domain: string, ip: string): Promise<Ban[]>;
+  getAutoBan(domain: string): Promise<AutoBan | null>;
+  /** null turns it off. */
+  setAutoBan(domain: string, setting: AutoBan | null): Promise<AutoBan | null>;
   getBot(domain: string): Promise<BotView>;
   setBot(domain: string, bot: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }): Promise<BotView>;
   getRules(domain: string): Promise<RulesView>;

@@ -24,3 +24,14 @@ export function parsePath(value: string): string {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+const DURATION = /^(\d+)(m|h|d)?$/;
+const MINUTES = { m: 1, h: 60, d: 1_440 } as const;
+
+/** A duration as minutes: `90` or `90m`, `12h`, `7d` (ban lengths and windows). */
+export function parseMinutes(value: string): number {
+  const m = DURATION.exec(value.trim());
+  const minutes = m ? Number(m[1]) * MINUTES[(m[2] ?? 'm') as keyof typeof MINUTES] : NaN;
+  if (!Number.isSafeInteger(minutes) || minutes < 1) throw new InvalidArgumentError('must be a duration like 30m, 12h or 7d (at least a minute).');
+  return minutes;
+}

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAccountCommands } from './commands/account/index.js';
 import { registerAnalytics } from './commands/analytics/index.js';
+import { registerBansCommands } from './commands/bans/index.js';
 import { registerClusterCommands } from './commands/cluster/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerConnect } from './commands/connect.js';
@@ -54,6 +55,7 @@ export function buildProgram(deps: CommandDeps): Command {
   registerSiteCommands(program, deps);
   // Protection settings and rules of a site, on the admin socket.
   registerProtectCommands(program, deps);
+  registerBansCommands(program, deps);
   registerRulesCommands(program, deps);
   registerTokenCommands(program, deps);
   registerAccountCommands(program, deps);

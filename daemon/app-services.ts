@@ -27,6 +27,11 @@ import { sharedSecret } from './cluster/shared-secret.js';
 import { vulndbAdminRoutes } from './admin/routes/vulndb.js';
 import { VulnDb } from './vulndb/vulndb.js';
 import type { ClusterEvents } from '../shared/schemas/admin.js';
+import { banAdminRoutes } from './admin/routes/bans.js';
+import { BanService } from './bans/ban-service.js';
+import type { BanStore } from './bans/ban-store.js';
+import { FileBanStore } from './bans/file-ban-store.js';
+import { openPgBanStore } from './cluster/bans/pg-ban-store.js';
 
 // The parts app.ts plugs together beyond the foundation: the event store, the management API
 // (/api/v1), ingestion (/api/vector), the vulnerability database and the real edge. Each part
@@ -44,6 +49,8 @@ export interface Services {
   clusterCounters(): ClusterCountersStatus | null;
   /** The shipper of this node's WAF events (--cluster-postgres); null on a single node. */
   clusterEvents(): ClusterEvents | null;
+  /** The node's bans (daemon/bans/). */
+  bans: BanService;
   close(): Promise<void>;
 }
 
@@ -83,6 +90,22 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
   const sharedCounters = options.clusterRedis === null ? null : await openClusterCounters({ url: options.clusterRedis, failureMode: options.clusterCounterFailure, logger: logger.child({ component: 'cluster-counters' }) });
   const edgeCounters = (): CounterStore => sharedCounters?.store ?? new MemoryCounterStore();
   const apiCounter = sharedCounters?.store ?? new MemoryCounterStore();
+
+  // Bans: in PostgreSQL (with Redis fan-out) in a cluster, in <data>/bans.json alone; strikes are
+  // counted where the rate limits are, so a cluster with Redis bans on strikes from every node.
+  const banLogger = logger.child({ component: 'bans' });
+  const banStore: BanStore = options.clusterPostgres
+    ? await openPgBanStore({ url: options.clusterPostgres, redis: options.clusterRedis, logger: banLogger })
+    : await FileBanStore.open(paths.bans, banLogger);
+  const bans = new BanService({
+    store: banStore,
+    // Shared strike counts only where the bans are shared too: with Redis but no PostgreSQL, the
+    // one node reaching the count would ban in its own file and the others never would.
+    counters: options.clusterPostgres && sharedCounters ? sharedCounters.store : new MemoryCounterStore(),
+    sites: () => store.snapshot().sites,
+    events: (event) => { eventStore.appendWafEvents([event]).catch((err: unknown) => banLogger.error({ err }, 'bans: the ban\'s WAF event could not be stored')); },
+    logger: banLogger,
+  });
 
   const management: ManagementDependencies = {
     findSiteByKeyHash: (hash) => keyIndex(store.snapshot()).get(hash),
@@ -133,7 +156,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     },
     // In cluster mode acknowledged means in PostgreSQL (daemon/cluster/README.md).
     storeWaf: async (entries) => { await (clusterEvents ? clusterEvents.appendWafEventsShipped(entries) : eventStore.appendWafEvents(entries)); },
-    storeAccess: async (entries) => { await eventStore.appendAccessEntries(entries); },
+    storeAccess: async (entries) => { await (clusterEvents ? clusterEvents.appendAccessEntriesShipped(entries) : eventStore.appendAccessEntries(entries)); },
     counter: apiCounter,
     requestsPerMinute: options.ingestRateLimit,
     now: () => now().getTime(),
@@ -161,7 +184,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
         onError: (err) => logger.error({ err }, 'edge: event write failed'),
         onDropped: (dropped) => logger.warn({ dropped }, 'edge: events dropped, the event store is slower than the traffic (queue full)'),
       });
-      return clusteredEdgeFactory({ workers: options.workers, counters: edgeCounters(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret })(edgeContext);
+      return clusteredEdgeFactory({ workers: options.workers, counters: edgeCounters(), sink, trustedProxies: options.trustedProxies, challengeSecret: secret, bans })(edgeContext);
     }
     const { createProxyEdgeFactory } = await import('./proxy/edge-factory.js');
     const { createEngineInspector } = await import('./rule-sets/engine-inspector.js');
@@ -172,7 +195,7 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     const groups = new RuleGroups(crs, { log: (message) => logger.error(message) });
     groups.forParanoia(1); // compiled before the edge listens, not on the first request
     const inspector = createEngineInspector(groups, { timeBudgetMs: options.wafTimeBudgetMs });
-    const edge = await createProxyEdgeFactory({ eventStore, counters: edgeCounters(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector })(edgeContext);
+    const edge = await createProxyEdgeFactory({ eventStore, counters: edgeCounters(), trustedProxies: options.trustedProxies, challengeSecret: secret, inspector, bans })(edgeContext);
     return { ...bound(edge), switchCrs: (next) => groups.switchCrs(findCrs(next.dir, next.pluginDirs)) };
   };
 
@@ -180,13 +203,16 @@ export async function openServices(context: { options: DaemonOptions; paths: Dat
     eventStore,
     vulndb,
     apiRoutes,
-    adminRoutes: [vulndbAdminRoutes(vulndb)],
+    adminRoutes: [vulndbAdminRoutes(vulndb), banAdminRoutes(bans, store, now)],
     edgeFactory,
     clusterCounters: () => sharedCounters?.status() ?? null,
     clusterEvents: () => clusterEvents?.clusterStatus() ?? null,
+    bans,
     async close() {
       heapWatch.stop();
       vulndb.close();
+      bans.close();
+      await banStore.close();
       await sharedCounters?.close();
       await eventStore.close();
     },

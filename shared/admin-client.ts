@@ -14,6 +14,7 @@ import {
 } from './schemas/site-settings.js';
 import { ExclusionRemovedSchema, ExclusionResultSchema, type ExcludeEventBody } from './schemas/rule-exclusion.js';
 import { VulnDbImportResultSchema, VulnDbStatusSchema } from './schemas/vulndb.js';
+import { AutoBanSchema, BanSchema, BanViewSchema, type AutoBan } from './schemas/bans.js';
 
 // Typed client for the admin socket (daemon/admin/ROUTES.md), vulnerability database included:
 // HTTP/1.1 over the unix socket with undici. Every answer is parsed with the shared schema; an error answer or an unreachable socket is
@@ -84,6 +85,12 @@ export class AdminClient {
   listProtectedPages(domain: string) { return this.#call('GET', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema)); }
   addProtectedPage(domain: string, body: { path: string; allow: string[] }) { return this.#call('POST', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), { body }); }
   removeProtectedPage(domain: string, path: string) { return this.#call('DELETE', `${sitePath(domain)}/protected-pages`, z.array(ProtectedPageViewSchema), { body: { path } }); }
+  listBans(domain: string, all: boolean) { return this.#call('GET', `${sitePath(domain)}/bans${all ? '?all=1' : ''}`, z.array(BanViewSchema)); }
+  addBan(domain: string, body: { ip: string; minutes?: number; reason?: string }) { return this.#call('POST', `${sitePath(domain)}/bans`, BanSchema, { body }); }
+  removeBan(domain: string, ip: string) { return this.#call('DELETE', `${sitePath(domain)}/bans`, z.array(BanSchema), { body: { ip } }); }
+  getAutoBan(domain: string) { return this.#call('GET', `${sitePath(domain)}/auto-ban`, AutoBanSchema.nullable()); }
+  setAutoBan(domain: string, body: AutoBan) { return this.#call('PUT', `${sitePath(domain)}/auto-ban`, AutoBanSchema, { body }); }
+  clearAutoBan(domain: string) { return this.#call('DELETE', `${sitePath(domain)}/auto-ban`, z.null()); }
   getBot(domain: string) { return this.#call('GET', `${sitePath(domain)}/bot`, BotViewSchema); }
   setBot(domain: string, body: { enabled: boolean; challenge?: 'js' | 'off'; challenge_exempt?: string[] }) { return this.#call('PUT', `${sitePath(domain)}/bot`, BotViewSchema, { body }); }
   getRules(domain: string) { return this.#call('GET', `${sitePath(domain)}/rules`, RulesViewSchema); }

@@ -28,6 +28,8 @@ export interface DataPaths {
   vulndbDir: string;
   /** HMAC key of the edge's JS challenge, stable across restarts. */
   challengeKey: string;
+  /** Bans of a node without --cluster-postgres (daemon/bans/file-ban-store.ts). */
+  bans: string;
   /** Installed Core Rule Set releases, one directory per version (`wafctl crs install`). */
   crsDir: string;
   /** The version the daemon runs, one line (`wafctl crs use`); absent: none selected. */
@@ -55,6 +57,7 @@ export function dataPaths(dataDir: string): DataPaths {
     eventsDir: join(dir, 'events'),
     vulndbDir: join(dir, 'vulndb'),
     challengeKey: join(dir, 'challenge.key'),
+    bans: join(dir, 'bans.json'),
     crsDir: join(dir, 'crs'),
     crsSelection: join(dir, 'crs', 'selected'),
     crsPluginsDir: join(dir, 'crs-plugins'),

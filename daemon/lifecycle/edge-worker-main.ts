@@ -2,6 +2,7 @@
 // the proxy edge on the shared edge ports. Counters and events go to the primary (cluster-ipc.ts);
 // config arrives as snapshot inputs; it stops when the primary says so or goes away.
 
+import { BanTable } from '../bans/ban-table.js';
 import { IpcCounterStore, ipcEventSink } from '../proxy/cluster-ipc.js';
 import { Edge } from '../proxy/edge.js';
 import { buildEdgeSnapshot, type EdgeSnapshot } from '../proxy/snapshot.js';
@@ -9,7 +10,7 @@ import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { createEngineInspector } from '../rule-sets/engine-inspector.js';
 import { findCrs, RuleGroups } from '../rule-sets/rule-groups.js';
 import {
-  CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type ToWorker,
+  BANS, CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOAD_REPORT_MS, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type ToWorker,
 } from './edge-worker-protocol.js';
 import { routeConsoleToLog } from './console-to-log.js';
 
@@ -31,6 +32,8 @@ process.on('uncaughtException', (error) => {
 });
 
 const sink = ipcEventSink();
+/** The primary's live bans, replaced whole by each BANS message. */
+const bans = new BanTable();
 let edge: Edge | null = null;
 let groups: RuleGroups | null = null;
 let loadTimer: NodeJS.Timeout | null = null;
@@ -38,7 +41,10 @@ let lastLoad = '';
 
 process.on('message', (message: ToWorker) => {
   if (message?.type === INIT) {
+    bans.replace(message.bans, Date.now());
     void start(message);
+  } else if (message?.type === BANS) {
+    bans.replace(message.bans, Date.now());
   } else if (message?.type === SNAPSHOT && edge) {
     try {
       const next = buildEdgeSnapshot(message.input, { previous: edge.snapshot });
@@ -68,6 +74,7 @@ async function start(init: Extract<ToWorker, { type: typeof INIT }>): Promise<vo
       snapshot: first,
       sink,
       counters: new IpcCounterStore(),
+      bans,
       trustedProxies: init.trustedProxies,
       challengeSecret: Buffer.from(init.challengeSecret, 'hex'),
       fallbackTls: init.tls,

@@ -1,3 +1,4 @@
+import type { Ban } from '../../shared/schemas/bans.js';
 import type { CrsPlace } from '../crs/active-crs.js';
 import type { EdgeHardening } from '../options/edge-limits-of.js';
 import type { ShedderStats } from '../proxy/hardening/load-shedder.js';
@@ -21,6 +22,8 @@ export const SWITCH_CRS = 'wafctl:edge-switch-crs';
 export const CRS_SWITCHED = 'wafctl:edge-crs-switched';
 /** Sent once the worker listens for messages: anything sent before that would be lost. */
 export const READY = 'wafctl:edge-ready';
+/** Primary -> worker: the live bans, whole, each time they change (daemon/bans/). */
+export const BANS = 'wafctl:edge-bans';
 
 export interface InitMessage {
   type: typeof INIT;
@@ -35,8 +38,11 @@ export interface InitMessage {
   crs: CrsPlace;
   /** Request limits, slow-client timeouts and shedding bounds (the edge_* options); each worker sheds on its own. */
   hardening: EdgeHardening;
+  /** The live bans when the worker starts; BANS messages bring the changes. */
+  bans: Ban[];
 }
 export interface SnapshotMessage { type: typeof SNAPSHOT; input: EdgeConfigInput }
+export interface BansMessage { type: typeof BANS; bans: Ban[] }
 export interface SwitchCrsMessage { type: typeof SWITCH_CRS; crs: CrsPlace; id: number }
 export interface CrsSwitchedMessage { type: typeof CRS_SWITCHED; id: number }
 export interface StopMessage { type: typeof STOP; drainMs: number }
@@ -47,5 +53,5 @@ export interface ReadyMessage { type: typeof READY }
 export interface LogMessage { type: typeof LOG; level: 'warn' | 'error'; message: string }
 export interface LoadMessage { type: typeof LOAD; stats: ShedderStats }
 
-export type ToWorker = InitMessage | SnapshotMessage | StopMessage | SwitchCrsMessage;
+export type ToWorker = InitMessage | SnapshotMessage | StopMessage | SwitchCrsMessage | BansMessage;
 export type FromWorker = ReadyMessage | ListeningMessage | FailedMessage | StoppedMessage | LogMessage | LoadMessage | CrsSwitchedMessage;

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { startCrsOf, type EdgeFactory, type EdgeService } from '../edge-service.js';
 import { edgeHardeningOf } from '../options/edge-limits-of.js';
+import type { Ban } from '../../shared/schemas/bans.js';
 import { serveWorker } from '../proxy/cluster-ipc.js';
+import { watchedSink, type EdgeBans } from '../bans/edge-bans.js';
 import type { EventSink } from '../proxy/events.js';
 import { edgeConfigFromSites } from '../proxy/from-config.js';
 import { LastGoodInputs } from '../proxy/last-good-inputs.js';
@@ -11,7 +13,7 @@ import { describeSiteProblem } from '../proxy/site-fallback.js';
 import { EdgeLoadTotals } from '../proxy/hardening/edge-load-totals.js';
 import type { CounterStore } from '../store/counter-store.js';
 import {
-  CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type InitMessage, type ToWorker,
+  BANS, CRS_SWITCHED, FAILED, INIT, LISTENING, LOAD, LOG, READY, SNAPSHOT, STOP, STOPPED, SWITCH_CRS, type FromWorker, type InitMessage, type ToWorker,
 } from './edge-worker-protocol.js';
 
 // The --workers N process model: the daemon stays the control plane (config store, APIs, event store)
@@ -30,6 +32,13 @@ export interface ClusteredEdgeOptions {
   sink: EventSink & { flush(): Promise<void> };
   trustedProxies: string[];
   challengeSecret: Buffer;
+  /** The node's bans: strikes are read from the workers' events, the live list is sent to them. */
+  bans?: WorkerBans;
+}
+
+export interface WorkerBans extends EdgeBans {
+  live(): Ban[];
+  onChange(listener: (live: Ban[]) => void): () => void;
 }
 
 export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory {
@@ -70,6 +79,11 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
       const message: ToWorker = { type: SNAPSHOT, input: current() };
       for (const worker of workers) if (worker.isConnected()) worker.send(message);
     });
+    const stopBans = options.bans?.onChange((live) => {
+      const message: ToWorker = { type: BANS, bans: live };
+      for (const worker of workers) if (worker.isConnected()) worker.send(message);
+    });
+    const sink = watchedSink(options.sink, options.bans);
 
     const fork = (): Promise<{ edge: number; edgeTls: number }> => new Promise((resolve, reject) => {
       const worker = cluster.fork();
@@ -78,11 +92,11 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
       // channel: that is the worker's end, which 'exit' handles, not a reason for the primary to crash
       // (an uncaught one made a daemon that failed to start exit without saying why, under load).
       worker.on('error', (error: Error) => logger.warn({ worker: worker.id, err: error }, 'edge worker channel error'));
-      serveWorker(worker, options.counters, options.sink);
+      serveWorker(worker, options.counters, sink);
       let up = false;
       worker.on('message', (message: FromWorker) => {
         if (message?.type === READY) {
-          worker.send({ ...init!, input: current() } satisfies InitMessage);
+          worker.send({ ...init!, input: current(), bans: options.bans?.live() ?? [] } satisfies InitMessage);
         } else if (message?.type === LISTENING) {
           up = true;
           listening.add(worker);
@@ -116,7 +130,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
 
     return {
       async listen(host, ports) {
-        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crs, hardening: edgeHardeningOf(daemonOptions) };
+        init = { type: INIT, tls: { cert: tls.cert, key: tls.key }, host, ports, trustedProxies: options.trustedProxies, challengeSecret: options.challengeSecret.toString('hex'), crs, hardening: edgeHardeningOf(daemonOptions), bans: [] };
         try {
           // Every worker listens with the same arguments (port 0 included): the primary then hands them
           // all the one handle it bound for the first.
@@ -133,6 +147,7 @@ export function clusteredEdgeFactory(options: ClusteredEdgeOptions): EdgeFactory
       async close(drainMs) {
         stopping = true;
         unsubscribe();
+        stopBans?.();
         await Promise.all([...workers].map((worker) => new Promise<void>((resolve) => {
           const force = setTimeout(() => worker.process.kill('SIGKILL'), drainMs + 2_000);
           worker.once('exit', () => {

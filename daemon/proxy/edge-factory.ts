@@ -2,6 +2,7 @@ import type { EdgeFactory, EdgeService } from '../edge-service.js';
 import { edgeHardeningOf } from '../options/edge-limits-of.js';
 import type { EventStore } from '../store/event-store.js';
 import type { CounterStore } from '../store/counter-store.js';
+import { watchedSink, type EdgeBans } from '../bans/edge-bans.js';
 import { Edge } from './edge.js';
 import { BatchingEventSink, DISCARD_EVENTS, type EventSink } from './events.js';
 import { edgeConfigFromSites } from './from-config.js';
@@ -27,12 +28,16 @@ export interface ProxyEdgeOptions {
   trustedProxies?: readonly string[];
   /** JS-challenge HMAC key; keep it stable across restarts (e.g. from the data dir). */
   challengeSecret?: Buffer | string;
+  /** The node's bans: the table the checks look in, and the watcher of the edge's events (strikes). */
+  bans?: EdgeBans;
 }
+
 
 export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactory {
   return ({ options, store, logger, tls }): EdgeService => {
     const hardening = edgeHardeningOf(options);
-    const sink: EventSink = extra.eventStore ? storeSink(extra.eventStore, (err) => logger.error({ err }, 'edge: event write failed')) : DISCARD_EVENTS;
+    const stored = extra.eventStore ? storeSink(extra.eventStore, (err) => logger.error({ err }, 'edge: event write failed')) : null;
+    const sink: EventSink = watchedSink(stored ?? DISCARD_EVENTS, extra.bans);
     const inputs = new LastGoodInputs();
     const build = (sites: readonly StoredSite[], previous: EdgeSnapshot | null): EdgeSnapshot => {
       const { config, problems } = inputs.select(edgeConfigFromSites(sites));
@@ -46,6 +51,7 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
       sink,
       inspector: extra.inspector,
       counters: extra.counters,
+      bans: extra.bans?.table,
       trustedProxies: extra.trustedProxies,
       challengeSecret: extra.challengeSecret,
       fallbackTls: { cert: tls.cert, key: tls.key },
@@ -68,7 +74,7 @@ export function createProxyEdgeFactory(extra: ProxyEdgeOptions = {}): EdgeFactor
       async close(drainMs) {
         unsubscribe();
         await edge.close(drainMs);
-        if (sink instanceof BatchingEventSink) await sink.flush();
+        if (stored) await stored.flush();
       },
       // One process: the shedder is right here, read it directly.
       load: () => edgeLoadOf(edge.loadStats()),

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import type { BanLookup } from '../bans/ban-table.js';
 import { MemoryCounterStore, type CounterStore } from '../store/counter-store.js';
 import { BotGuard } from './checks/bot.js';
 import { CrawlerVerifier, type DnsResolver } from './checks/bot/crawler-verifier.js';
@@ -29,6 +30,8 @@ export interface EdgeOptions {
   sink?: EventSink;
   inspector?: RequestInspector;
   counters?: CounterStore;
+  /** The live bans (daemon/bans/): the primary's table, or a worker's copy of it. */
+  bans?: BanLookup;
   /** CIDRs whose X-Forwarded-For / X-Forwarded-Proto are believed (--trusted-proxy). */
   trustedProxies?: readonly string[];
   timeouts?: Partial<OriginTimeouts>;
@@ -83,7 +86,7 @@ export class Edge {
       counters,
       snapshot: () => this.current,
       clientIps,
-      pipeline: new CheckPipeline(counters, bots),
+      pipeline: new CheckPipeline(counters, bots, options.bans),
       inspector: options.inspector ?? ALLOW_ALL,
       pools: this.pools,
       sink: options.sink ?? DISCARD_EVENTS,

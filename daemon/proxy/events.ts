@@ -21,7 +21,7 @@ export interface WafEvent {
   matched_data?: string;
   /** The matched rule's tags, when it has any (older events have none). */
   tags?: string[];
-  /** 'ip' | 'geo' | 'page' | 'rate-limit' | 'bot' for the edge checks; 'cms' | 'crs' for rule groups. */
+  /** 'ip' | 'ban' | 'geo' | 'page' | 'rate-limit' | 'bot' for the edge checks; 'cms' | 'crs' for rule groups. */
   group: string;
   site_id: number;
   request_id: string;

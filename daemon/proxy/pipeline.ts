@@ -1,3 +1,4 @@
+import type { BanLookup } from '../bans/ban-table.js';
 import type { CounterStore } from '../store/counter-store.js';
 import type { BotGuard } from './checks/bot.js';
 import { checkGeo } from './checks/geo.js';
@@ -13,10 +14,10 @@ import type { EdgeRequest } from './edge-request.js';
 // in the listener, because they may need the body.
 
 export class CheckPipeline {
-  constructor(private readonly counters: CounterStore, private readonly bots: BotGuard) {}
+  constructor(private readonly counters: CounterStore, private readonly bots: BotGuard, private readonly bans?: BanLookup) {}
 
   run(req: EdgeRequest): CheckOutcome | Promise<CheckOutcome> {
-    const ip = checkIp(req);
+    const ip = checkIp(req, this.bans);
     if (ip === 'whitelisted') return ALLOW;
     if (ip) return ip;
     const geo = checkGeo(req);

@@ -24,7 +24,7 @@ export interface CounterStore {
   hit(key: string, windowMs: number, now: number, limit?: number): CounterHit | Promise<CounterHit>;
 }
 
-interface Slot { windowStart: number; count: number }
+interface Slot { windowStart: number; windowMs: number; count: number }
 
 /** In-process counters; exact within one process. Expired keys are swept periodically. */
 export class MemoryCounterStore implements CounterStore {
@@ -37,11 +37,11 @@ export class MemoryCounterStore implements CounterStore {
     const windowStart = now - (now % windowMs);
     let slot = this.slots.get(key);
     if (!slot || slot.windowStart !== windowStart) {
-      slot = { windowStart, count: 0 };
+      slot = { windowStart, windowMs, count: 0 };
       this.slots.set(key, slot);
     }
     slot.count++;
-    if (now - this.lastSweep > this.sweepEveryMs) this.sweep(now, windowMs);
+    if (now - this.lastSweep > this.sweepEveryMs) this.sweep(now);
     return { count: slot.count, resetAt: windowStart + windowMs };
   }
 
@@ -50,11 +50,13 @@ export class MemoryCounterStore implements CounterStore {
     return this.slots.size;
   }
 
-  private sweep(now: number, windowMs: number): void {
+  private sweep(now: number): void {
     this.lastSweep = now;
-    // A slot whose window ended before the previous window began can never be counted again.
+    // A slot whose window ended before the previous window began can never be counted again. Each
+    // slot by its own window: keys of different windows (the minute of a rate limit, the ten
+    // minutes of ban strikes) share the store.
     for (const [key, slot] of this.slots) {
-      if (slot.windowStart + windowMs <= now - windowMs) this.slots.delete(key);
+      if (slot.windowStart + slot.windowMs <= now - slot.windowMs) this.slots.delete(key);
     }
   }
 }

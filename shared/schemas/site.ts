@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLAN_TIERS } from '../plans.js';
 import { acmeView, AcmeViewSchema, StoredAcmeSchema } from './acme.js';
+import { AutoBanSchema } from './bans.js';
 import { GeoRulesSchema, IpRulesSchema } from './management-api.js';
 
 // A protected site as the config store holds it, and the view of it the admin socket returns.
@@ -67,6 +68,8 @@ export const ProtectionSchema = z.object({
   protected_pages: z.array(ProtectedPageSchema),
   /** challenge_exempt (absent: none): the site's own paths the JS challenge leaves alone, beside the built-in ones. */
   bot: z.object({ enabled: z.boolean(), challenge: z.enum(BOT_CHALLENGES), challenge_exempt: z.array(z.string()).optional() }),
+  /** (absent or null: off) Ban a client that keeps going over the site's rate limits (daemon/bans/README.md). */
+  auto_ban: AutoBanSchema.nullable().optional(),
 });
 export type Protection = z.infer<typeof ProtectionSchema>;
 

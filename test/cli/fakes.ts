@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../shared/api-client/index.js';
 import { ProfileStore } from '../../shared/profile.js';
-import type { AdminApi, BotView, DaemonStatusView, NewSite, ProtectedPageView, RateLimitView, RulesView, SetRulesBody, SiteChanges, SiteView, TokenListItem } from '../../cli/admin-api.js';
+import type { AdminApi, AutoBan, Ban, BanView, BotView, DaemonStatusView, NewSite, ProtectedPageView, RateLimitView, RulesView, SetRulesBody, SiteChanges, SiteView, TokenListItem } from '../../cli/admin-api.js';
 import type { CommandDeps } from '../../cli/context.js';
 import type { DaemonControl, StartResult, StopResult } from '../../cli/daemon-control.js';
 import { recordingIo, type RecordingIo } from '../../cli/io.js';
@@ -136,6 +136,38 @@ export class FakeAdmin implements AdminApi {
     if (!list.some((r) => r.path === path)) throw new CodedError('not_found', `${path} has no rate limit on ${domain}`);
     this.rateLimits.set(domain, list.filter((r) => r.path !== path));
     return this.rateLimits.get(domain)!;
+  }
+  bans = new Map<string, BanView[]>();
+  autoBans = new Map<string, AutoBan | null>();
+  async listBans(domain: string, all: boolean) {
+    this.find(domain);
+    return (this.bans.get(domain) ?? []).filter((b) => all || b.state === 'active');
+  }
+  async addBan(domain: string, ban: { ip: string; minutes?: number; reason?: string }) {
+    const site = this.find(domain);
+    const at = Date.parse('2026-11-28T10:00:00.000Z');
+    const made: Ban = {
+      id: `ban-${(this.bans.get(domain)?.length ?? 0) + 1}`, site_id: site.id, ip: ban.ip, reason: ban.reason ?? '', source: 'manual', node: 'fake',
+      created_at: new Date(at).toISOString(), expires_at: new Date(at + (ban.minutes ?? 60) * 60_000).toISOString(), revoked_at: null,
+    };
+    this.bans.set(domain, [...(this.bans.get(domain) ?? []), { ...made, state: 'active' }]);
+    return made;
+  }
+  async removeBan(domain: string, ip: string) {
+    const list = await this.listBans(domain, true);
+    const lifted = list.filter((b) => b.ip === ip && b.state === 'active');
+    if (lifted.length === 0) throw new CodedError('not_found', `${ip} has no active ban on ${domain}`);
+    this.bans.set(domain, list.map((b) => (lifted.includes(b) ? { ...b, state: 'revoked' as const, revoked_at: '2026-11-28T10:05:00.000Z' } : b)));
+    return lifted.map(({ state: _state, ...b }) => ({ ...b, revoked_at: '2026-11-28T10:05:00.000Z' }));
+  }
+  async getAutoBan(domain: string) {
+    this.find(domain);
+    return this.autoBans.get(domain) ?? null;
+  }
+  async setAutoBan(domain: string, setting: AutoBan | null) {
+    this.find(domain);
+    this.autoBans.set(domain, setting);
+    return setting;
   }
   async listProtectedPages(domain: string) {
     this.find(domain);

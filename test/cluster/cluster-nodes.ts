@@ -47,10 +47,10 @@ export async function addSite(node: ClusterNode, domain: string, origin: string)
   return (JSON.parse(added.stdout) as { api_key: string }).api_key;
 }
 
-/** The status a client at `client` gets from the node's edge for `host`. */
-export function edgeStatus(node: ClusterNode, host: string, client: string): Promise<number> {
+/** The status a client at `client` gets from the node's edge for `host` (and `path`). */
+export function edgeStatus(node: ClusterNode, host: string, client: string, path = '/'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: node.status.ports.edge, path: '/', agent: false, headers: { host, 'x-forwarded-for': client } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: node.status.ports.edge, path, agent: false, headers: { host, 'x-forwarded-for': client } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode!));
     });

@@ -21,7 +21,7 @@ export type TestRedis =
   | { ok: false; skip: string };
 
 export type OwnRedis =
-  | { ok: true; url: string; pid: number; stop(): Promise<void> }
+  | { ok: true; url: string; pid: number; stop(): Promise<void>; restart(): Promise<void> }
   | { ok: false; skip: string };
 
 /** The database of each test file on the shared Redis (0 is left to benchmarks and hand runs). */
@@ -31,6 +31,7 @@ export const REDIS_DATABASES = {
   'redis-counter-store': 3,
   'cluster-status': 4,
   'cluster-join': 5,
+  'bans-nodes': 6,
 } as const;
 
 export async function testRedis(database: keyof typeof REDIS_DATABASES | 0 = 0): Promise<TestRedis> {
@@ -62,6 +63,10 @@ export async function privateRedis(): Promise<OwnRedis> {
     ok: true,
     url: stdout.trim(),
     pid,
+    /** Stops it and starts an empty one on the same port (a Redis restart without persistence). */
+    async restart() {
+      await run(SCRIPT, ['restart', dir], { timeout: 60_000 });
+    },
     async stop() {
       try { process.kill(pid, 'SIGCONT'); } catch { /* gone already */ }
       await run(SCRIPT, ['stop', dir], { timeout: 30_000 }).catch(() => undefined);

@@ -5,7 +5,7 @@ import type { Severity } from '../events.js';
 
 export interface Block {
   readonly kind: 'block';
-  readonly group: 'ip' | 'geo' | 'page' | 'rate-limit' | 'bot';
+  readonly group: 'ip' | 'ban' | 'geo' | 'page' | 'rate-limit' | 'bot';
   /** Stable name of the check that refused, used as the WAF event's rule_id. */
   readonly ruleId: string;
   readonly msg: string;
