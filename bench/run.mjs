@@ -20,6 +20,10 @@ const BENCHES = {
   'rx-fuzz': { what: 'worst case of every CRS @rx on pathological inputs, then whole PL4 requests (~10 min)', argv: [...tsx, 'bench/rx-fuzz/rx-fuzz.ts'] },
   overload: { what: 'the edge at 2x capacity: served vs shed, API/admin p99, RSS before/during/after', argv: ['bench/overload/run.mjs'], build: true },
   'cluster-config': { what: 'a config change accepted on node A until node B enforces it, p50/p99 (PostgreSQL: see bench/cluster)', argv: [...tsx, 'bench/cluster/config-propagation.ts'], build: true },
+  'cluster-bans': { what: 'an auto-ban on node A until nodes B and C enforce it, and each node\'s lateness after expiry (PostgreSQL, --redis: see bench/cluster)', argv: [...tsx, 'bench/cluster/ban-propagation.ts'], build: true },
+  'cluster-analytics': { what: '/analytics from PostgreSQL rollups, 24h-90d, p50/p99 (scale-out B5)', argv: [...tsx, 'bench/cluster/analytics.ts'] },
+  'cluster-search': { what: '/waf-logs over PostgreSQL at --rows events (1M, 10M), p50/p99 by kind of term (scale-out B4)', argv: [...tsx, 'bench/cluster/waf-search.ts'] },
+  'cluster-recovery': { what: 'recovery after a link cut and a PostgreSQL stop, ip netns (root; scale-out acceptance 7)', argv: [...tsx, 'bench/cluster/netns-recovery.ts'], build: true },
   proxy: { what: 'edge vs nginx (+ModSecurity) with wrk (needs the anchors of ../shared/anchors/proxy)', shell: 'bench/proxy/run.sh', build: true },
 };
 
